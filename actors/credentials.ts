@@ -1,0 +1,60 @@
+// Raw credential formats. A raw secret exists only in the response that shows it once;
+// storage keeps its SHA-256.
+import { randomToken } from '../storage/ids.ts';
+import { sha256 } from '../storage/secrets.ts';
+import type { Ceiling } from '../storage/api-keys.ts';
+
+const AGENT_PREFIX: Record<Ceiling, string> = { org: 'pk_agent_org_', project: 'pk_agent_', inbox: 'pk_agent_inbox_' };
+// Longest first, so `pk_agent_org_…` is not read as a project key with id `org`.
+const ACCEPTED_AGENT_PREFIXES = ['pk_agent_inbox_', 'pk_agent_proj_', 'pk_agent_org_', 'pk_agent_'];
+const ENROLL_PREFIX = 'pk_enroll_';
+const PART = /^[0-9a-z]+$/;
+
+export type MintedSecret = { id: string; raw: string; prefix: string; hash: Buffer };
+
+export function mintAgentKey(ceiling: Ceiling): MintedSecret {
+  const idPart = randomToken(16);
+  const prefix = `${AGENT_PREFIX[ceiling]}${idPart}`;
+  const raw = `${prefix}_${randomToken(32)}`;
+  return { id: `key_${idPart}`, raw, prefix, hash: sha256(raw) };
+}
+
+export function mintEnrollmentToken(): MintedSecret {
+  const idPart = randomToken(16);
+  const prefix = `${ENROLL_PREFIX}${idPart}`;
+  const raw = `${prefix}_${randomToken(32)}`;
+  return { id: `enr_${idPart}`, raw, prefix, hash: sha256(raw) };
+}
+
+function split(raw: string, prefix: string): string | null {
+  const rest = raw.slice(prefix.length);
+  const [idPart, secret, ...extra] = rest.split('_');
+  if (extra.length || !idPart || !secret || !PART.test(idPart) || !PART.test(secret)) return null;
+  return idPart;
+}
+
+export type PresentedAgentKey = { id: string; prefix: string; idPart: string; secret: string };
+
+/** Splits a presented agent key, or null when it is not one at all. */
+export function parseAgentKey(raw: string): PresentedAgentKey | null {
+  const prefix = ACCEPTED_AGENT_PREFIXES.find((p) => raw.startsWith(p));
+  if (!prefix) return null;
+  const idPart = split(raw, prefix);
+  if (!idPart) return null;
+  return { id: `key_${idPart}`, prefix, idPart, secret: raw.slice(prefix.length + idPart.length + 1) };
+}
+
+/**
+ * The key as minted, whose digest is stored; null when the presented prefix does not belong to
+ * the key's ceiling. `pk_agent_proj_` is the accepted compatibility form of a project key.
+ */
+export function canonicalAgentKey(key: PresentedAgentKey, ceiling: Ceiling): string | null {
+  const fits = key.prefix === AGENT_PREFIX[ceiling] || (ceiling === 'project' && key.prefix === 'pk_agent_proj_');
+  return fits ? `${AGENT_PREFIX[ceiling]}${key.idPart}_${key.secret}` : null;
+}
+
+export function enrollmentTokenId(raw: string): string | null {
+  if (!raw.startsWith(ENROLL_PREFIX)) return null;
+  const idPart = split(raw, ENROLL_PREFIX);
+  return idPart ? `enr_${idPart}` : null;
+}

@@ -1,0 +1,101 @@
+// Enrollment tokens: issued on the console plane, redeemed by an agent for a project key.
+import { DEFAULT_PERMISSIONS } from '../machines/policy/permissions.ts';
+import { upsertAgentByHandle, type Agent } from '../storage/agents.ts';
+import { insertApiKey, type ApiKeyRow } from '../storage/api-keys.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import {
+  countRedemption,
+  insertEnrollmentToken,
+  lockEnrollmentToken,
+  type EnrollmentTokenRow,
+} from '../storage/enrollment-tokens.ts';
+import { newId } from '../storage/ids.ts';
+import { matchesHash } from '../storage/secrets.ts';
+import { Problem, badRequest } from '../http/errors.ts';
+import { enrollmentTokenId, mintAgentKey, mintEnrollmentToken } from './credentials.ts';
+
+export type TokenRequest = {
+  label?: string;
+  scopes?: string[];
+  allowed_domains?: string[];
+  max_mailboxes?: number;
+  daily_send_limit?: number;
+  reusable?: boolean;
+  expires_in_hours?: number;
+};
+
+export async function issueEnrollmentToken(
+  pool: Pool,
+  input: TokenRequest & { org_id: string; project_id: string; created_by: string; now: Date },
+): Promise<{ row: EnrollmentTokenRow; raw: string }> {
+  if (input.scopes?.includes('signup:verify')) {
+    throw badRequest('scopes', 'signup:verify belongs to temporary sign-up keys only.', 'not_allowed');
+  }
+  const minted = mintEnrollmentToken();
+  const row = await insertEnrollmentToken(pool, {
+    org_id: input.org_id,
+    project_id: input.project_id,
+    id: minted.id,
+    label: input.label ?? null,
+    secret_hash: minted.hash,
+    prefix: minted.prefix,
+    scopes: input.scopes ?? null,
+    allowed_domains: input.allowed_domains?.map((d) => d.toLowerCase()) ?? null,
+    max_mailboxes: input.max_mailboxes ?? null,
+    daily_send_limit: input.daily_send_limit ?? null,
+    reusable: input.reusable ?? false,
+    expires_at: input.expires_in_hours ? new Date(input.now.getTime() + input.expires_in_hours * 3600_000) : null,
+    created_by: input.created_by,
+  });
+  return { row, raw: minted.raw };
+}
+
+export type Redemption = { agent: Agent; created: boolean; key: ApiKeyRow; raw: string };
+
+const refused = (detail: string) => new Problem('unauthorized', { detail, errors: [{ field: 'token', code: 'invalid', detail }] });
+
+export async function redeemEnrollment(
+  pool: Pool,
+  input: { token: string; agent_handle: string; display_name?: string },
+  now: Date,
+): Promise<Redemption> {
+  const tokenId = enrollmentTokenId(input.token);
+  if (!tokenId) throw badRequest('token', 'The token must have the form pk_enroll_<id>_<secret>.', 'invalid_format');
+  return withTransaction(pool, async (tx) => {
+    const token = await lockEnrollmentToken(tx, tokenId);
+    if (!token || !matchesHash(input.token, token.secret_hash)) throw refused('The enrollment token is not valid.');
+    if (token.revoked_at) throw refused('The enrollment token was revoked.');
+    if (token.expires_at && token.expires_at <= now) throw refused('The enrollment token has expired.');
+    const { agent, created } = await upsertAgentByHandle(tx, {
+      org_id: token.org_id,
+      project_id: token.project_id,
+      id: newId('agt'),
+      handle: input.agent_handle,
+      display_name: input.display_name ?? null,
+      enrollment_token_id: token.id,
+    });
+    // A single-use token enrolls one agent; redeeming it again for that same handle is a retry.
+    if (!token.reusable && token.redemptions > 0 && (created || agent.enrollment_token_id !== token.id)) {
+      throw refused('The single-use enrollment token was already redeemed.');
+    }
+    if (agent.status !== 'active') {
+      throw new Problem('forbidden_scope', { detail: `The agent with handle "${agent.handle}" is disabled.` });
+    }
+    const minted = mintAgentKey('project');
+    const key = await insertApiKey(tx, {
+      org_id: token.org_id,
+      project_id: token.project_id,
+      id: minted.id,
+      agent_id: agent.id,
+      ceiling: 'project',
+      inbox_id: null,
+      kind: 'agent',
+      prefix: minted.prefix,
+      key_hash: minted.hash,
+      permissions: token.scopes ?? [...DEFAULT_PERMISSIONS],
+      expires_at: null,
+    });
+    await countRedemption(tx, token.org_id, token.id);
+    return { agent, created, key, raw: minted.raw };
+  });
+}

@@ -1,0 +1,14 @@
+// Periodic clean-up of short-lived rows: idempotency records after 24 hours, old rate windows.
+import { pruneIdempotencyKeys } from '../../storage/idempotency.ts';
+import { pruneRateWindows } from '../../storage/rate-limit.ts';
+import type { Worker } from './worker.ts';
+
+export const maintenanceWorker: Worker = {
+  name: 'maintenance',
+  cron: '*/10 * * * *',
+  queue: { retryLimit: 0 },
+  async perform(_payload, { db }) {
+    await pruneIdempotencyKeys(db, 24);
+    await pruneRateWindows(db);
+  },
+};

@@ -1,0 +1,16 @@
+import type PgBoss from 'pg-boss';
+import type { Pool } from '../../storage/db.ts';
+import type { Config } from '../../service/config.ts';
+import type { Logger } from '../../service/logger.ts';
+import type { Queue } from '../../service/queue.ts';
+
+export type WorkerDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
+
+/** One background task: a queue name, its retry policy, and the one effect it performs per job. */
+export type Worker<T extends object = object> = {
+  name: string;
+  queue?: Omit<PgBoss.Queue, 'name'>;
+  /** Cron schedule for periodic workers. */
+  cron?: string;
+  perform(payload: T, deps: WorkerDeps): Promise<void>;
+};

@@ -1,0 +1,119 @@
+// Authentication for both planes. The agent plane's tenant comes from the key alone; the
+// console plane's authority from the caller's membership in the org and project of the path.
+import { canonicalAgentKey, parseAgentKey } from '../actors/credentials.ts';
+import { effectiveRole, roleAllows, type ConsoleNeed } from '../machines/policy/console-roles.ts';
+import { grantsAny } from '../machines/policy/permissions.ts';
+import { findApiKeyForAuth, type Ceiling } from '../storage/api-keys.ts';
+import type { Executor } from '../storage/db.ts';
+import { sha256, matchesHash } from '../storage/secrets.ts';
+import { findProject, membershipsOf, type Role } from '../storage/tenancy.ts';
+import { InvalidSessionError, type ConsoleIdentity, type IdentityProvider } from '../service/identity.ts';
+import { Problem } from './errors.ts';
+
+export type AgentAuth = {
+  org_id: string;
+  /** null only for an org-ceiling key. */
+  project_id: string | null;
+  agent_id: string;
+  key_id: string;
+  ceiling: Ceiling;
+  inbox_id: string | null;
+  kind: 'agent' | 'temporary';
+  permissions: string[];
+  expires_at: Date | null;
+};
+
+export type ConsoleAuth = ConsoleIdentity & { org_id: string | null; project_id: string | null; role: Role | null };
+
+const unauthorized = (detail: string) =>
+  new Problem('unauthorized', { detail, headers: { 'WWW-Authenticate': 'Bearer realm="agent-inbox"' } });
+
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1]! : null;
+}
+
+// Digest compared when the key id is unknown, so a miss costs the same as a wrong secret.
+const DECOY = sha256('decoy');
+
+export async function authenticateAgent(db: Executor, header: string | undefined, now: Date): Promise<AgentAuth> {
+  const raw = bearerToken(header);
+  if (!raw) throw unauthorized('Send the agent key as "Authorization: Bearer pk_agent_...".');
+  if (raw.startsWith('pk_enroll_')) {
+    throw unauthorized('An enrollment token is not an agent key; redeem it at POST /v1/enroll.');
+  }
+  const presented = parseAgentKey(raw);
+  const row = presented ? await findApiKeyForAuth(db, presented.id) : null;
+  const canonical = row && presented ? canonicalAgentKey(presented, row.ceiling) : null;
+  const matches = matchesHash(canonical ?? raw, row && canonical ? row.key_hash : DECOY);
+  if (!row || !canonical || !matches) throw unauthorized('The agent key is not valid.');
+  if (row.revoked_at) throw unauthorized('The agent key was revoked.');
+  if (row.expires_at && row.expires_at <= now) throw unauthorized('The agent key has expired.');
+  if (row.agent_status !== 'active') throw unauthorized('The agent of this key is disabled.');
+  return {
+    org_id: row.org_id,
+    project_id: row.project_id,
+    agent_id: row.agent_id,
+    key_id: row.id,
+    ceiling: row.ceiling,
+    inbox_id: row.inbox_id,
+    kind: row.kind,
+    permissions: row.permissions,
+    expires_at: row.expires_at,
+  };
+}
+
+export function requirePermission(auth: AgentAuth, accepted: string[]): void {
+  if (!grantsAny(auth.permissions, accepted)) {
+    throw new Problem('forbidden_scope', {
+      detail: `This call needs the permission ${accepted.join(' or ')}, which the key does not hold.`,
+      errors: [{ field: 'permission', code: 'missing', detail: accepted.join(' or ') }],
+    });
+  }
+}
+
+/** A project id the client asserts must be the key's own project. */
+export function checkProjectAssertion(auth: AgentAuth, asserted: unknown): void {
+  if (asserted === undefined || asserted === null || asserted === '') return;
+  if (auth.project_id !== null && asserted !== auth.project_id) {
+    throw new Problem('forbidden_scope', {
+      detail: 'The asserted project_id is not the project this key is bound to.',
+      errors: [{ field: 'project_id', code: 'mismatch', detail: 'must equal the key\'s project' }],
+    });
+  }
+}
+
+export async function authenticateConsole(identity: IdentityProvider, header: string | undefined): Promise<ConsoleIdentity> {
+  const token = bearerToken(header);
+  if (!token) throw unauthorized('Send the console session token as "Authorization: Bearer <token>".');
+  try {
+    return await identity.verify(token);
+  } catch (err) {
+    if (err instanceof InvalidSessionError) throw unauthorized(`The session token is not valid: ${err.message}.`);
+    throw err;
+  }
+}
+
+/**
+ * The caller's role for the org and project of the path. An org or project the caller has no
+ * membership in is 404, as if it did not exist; a role too weak for the operation is 403.
+ */
+export async function authorizeConsole(
+  db: Executor,
+  who: ConsoleIdentity,
+  orgId: string | null,
+  projectId: string | null,
+  need: ConsoleNeed,
+): Promise<ConsoleAuth> {
+  if (orgId === null) return { ...who, org_id: null, project_id: null, role: null };
+  const memberships = await membershipsOf(db, who.email, orgId);
+  const role = effectiveRole(memberships, projectId);
+  if (role === null) throw new Problem('not_found', { detail: 'No such org or project.' });
+  if (projectId !== null && !(await findProject(db, orgId, projectId))) {
+    throw new Problem('not_found', { detail: 'No such org or project.' });
+  }
+  if (!roleAllows(role, need)) {
+    throw new Problem('forbidden_scope', { detail: `The role ${role} may not do this; it needs ${need} access.` });
+  }
+  return { ...who, org_id: orgId, project_id: projectId, role };
+}

@@ -1,0 +1,44 @@
+import type Koa from 'koa';
+import type { Config } from '../service/config.ts';
+import type { IdentityProvider } from '../service/identity.ts';
+import type { Listener } from '../service/listener.ts';
+import type { Logger } from '../service/logger.ts';
+import type { Queue } from '../service/queue.ts';
+import type { Pool } from '../storage/db.ts';
+import type { IdempotencyScope } from '../storage/idempotency.ts';
+import type { AgentAuth, ConsoleAuth } from './auth.ts';
+import type { OperationSpec } from './openapi.ts';
+
+/** What request handlers may use; built once per process. */
+export type Services = {
+  db: Pool;
+  queue: Queue;
+  listener: Listener;
+  config: Config;
+  log: Logger;
+  identity: IdentityProvider;
+  now: () => Date;
+};
+
+export type ApiState = {
+  requestId: string;
+  op?: OperationSpec;
+  auth?: AgentAuth;
+  console?: ConsoleAuth;
+  rawBody?: Buffer;
+  body: any;
+  query: Record<string, any>;
+  params: Record<string, string>;
+};
+
+export type ApiContext = Koa.ParameterizedContext<ApiState>;
+export type Handler = (ctx: ApiContext) => Promise<void>;
+
+export type Route = {
+  handler: Handler;
+  /** Where an Idempotency-Key is recorded when the caller is not an authenticated principal. */
+  idempotencyScope?: (ctx: ApiContext, key: string) => Promise<IdempotencyScope | null>;
+};
+
+/** operationId → route; every operation in the OpenAPI document has exactly one. */
+export type RouteTable = Record<string, Handler | Route>;

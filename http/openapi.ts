@@ -1,0 +1,118 @@
+// The OpenAPI 3.0.3 document: written once (a root file plus one file of paths per resource),
+// merged here into the single served document that also drives routing, auth and validation.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'openapi');
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+export type Method = (typeof METHODS)[number];
+
+type Json = Record<string, any>;
+
+export type Plane = 'none' | 'agent' | 'console';
+
+export type OperationSpec = {
+  operationId: string;
+  method: Method;
+  path: string;
+  plane: Plane;
+  /** Any one of these permissions admits an agent key; empty means any valid key. */
+  permissions: string[];
+  /** Console role needed: `any` (signed in), `read`, `write`, `admin`, `billing`. */
+  consoleRole: string | null;
+  idempotent: boolean;
+  maxBodyBytes: number;
+  envelope: 'problem' | 'legacy';
+  parameters: Json[];
+  bodyPointer: string | null;
+  bodyRequired: boolean;
+  /** Long-lived responses (SSE, long polls) that must not hold a request timeout. */
+  streaming: boolean;
+};
+
+export type ApiDocument = { doc: Json; yaml: string; json: string; operations: OperationSpec[] };
+
+function readYaml(file: string): Json {
+  return YAML.parse(fs.readFileSync(file, 'utf8')) as Json;
+}
+
+export function mergeDocument(): Json {
+  const doc = readYaml(path.join(DIR, 'openapi.yaml'));
+  doc.paths ??= {};
+  doc.components ??= {};
+  const files = fs.readdirSync(path.join(DIR, 'paths')).filter((f) => f.endsWith('.yaml')).sort();
+  for (const file of files) {
+    const part = readYaml(path.join(DIR, 'paths', file));
+    for (const [p, item] of Object.entries(part.paths ?? {})) {
+      if (doc.paths[p]) throw new Error(`openapi: path ${p} is defined twice (${file})`);
+      doc.paths[p] = item;
+    }
+    for (const [section, entries] of Object.entries(part.components ?? {})) {
+      doc.components[section] ??= {};
+      for (const [name, value] of Object.entries(entries as Json)) {
+        if (doc.components[section][name]) throw new Error(`openapi: components.${section}.${name} is defined twice (${file})`);
+        doc.components[section][name] = value;
+      }
+    }
+  }
+  return doc;
+}
+
+const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function resolveRef(doc: Json, node: Json): Json {
+  if (!node.$ref) return node;
+  const parts = String(node.$ref).replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return parts.reduce((acc: Json, key) => acc[key], doc);
+}
+
+function planeOf(op: Json, doc: Json): Plane {
+  const security: Json[] = op.security ?? doc.security ?? [];
+  const names = security.flatMap((s) => Object.keys(s));
+  if (names.includes('AgentKey')) return 'agent';
+  if (names.includes('ClerkSession')) return 'console';
+  return 'none';
+}
+
+export function operationsOf(doc: Json): OperationSpec[] {
+  const ops: OperationSpec[] = [];
+  for (const [p, item] of Object.entries(doc.paths as Json)) {
+    const shared: Json[] = item.parameters ?? [];
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const plane = planeOf(op, doc);
+      const media = op.requestBody?.content?.['application/json'];
+      const xp = op['x-permission'];
+      const own: Json[] = (op.parameters ?? []).map((prm: Json) => resolveRef(doc, prm));
+      const inherited = shared.map((prm) => resolveRef(doc, prm)).filter((prm) => !own.some((o) => o.name === prm.name && o.in === prm.in));
+      ops.push({
+        operationId: op.operationId,
+        method,
+        path: p,
+        plane,
+        permissions: xp === undefined ? [] : Array.isArray(xp) ? xp : [xp],
+        consoleRole: plane === 'console' ? (op['x-console-role'] ?? 'read') : null,
+        idempotent: op['x-idempotent'] === true,
+        maxBodyBytes: op['x-max-body-bytes'] ?? 1024 * 1024,
+        envelope: op['x-error-envelope'] ?? (p.startsWith('/v1/admin/') || p === '/v1/admin' ? 'legacy' : 'problem'),
+        parameters: [...inherited, ...own],
+        bodyPointer: media?.schema ? `#/paths/${pointerEscape(p)}/${method}/requestBody/content/application~1json/schema` : null,
+        bodyRequired: op.requestBody?.required === true,
+        streaming: op['x-streaming'] === true,
+      });
+    }
+  }
+  return ops;
+}
+
+let cached: ApiDocument | null = null;
+
+export function loadApiDocument(): ApiDocument {
+  if (cached) return cached;
+  const doc = mergeDocument();
+  cached = { doc, yaml: YAML.stringify(doc), json: JSON.stringify(doc), operations: operationsOf(doc) };
+  return cached;
+}

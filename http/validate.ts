@@ -1,0 +1,123 @@
+// Request validation compiled once at start from the OpenAPI document's schemas.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Problem, type FieldError } from './errors.ts';
+import type { ApiDocument, OperationSpec } from './openapi.ts';
+
+// ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
+
+export type Validators = {
+  body?: ValidateFunction;
+  query?: ValidateFunction;
+  params?: ValidateFunction;
+  /** Accepted top-level body keys, named when an unknown key is refused. */
+  bodyKeys: string[];
+};
+
+function newAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, coerceTypes: coerce ? 'array' : false });
+  addFormats(ajv);
+  return ajv;
+}
+
+function objectSchema(params: Record<string, any>[], where: string): Record<string, any> | null {
+  const list = params.filter((p) => p.in === where);
+  if (list.length === 0) return null;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(list.map((p) => [p.name, p.schema ?? {}])),
+    required: list.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+export function compileValidators(api: ApiDocument): Map<string, Validators> {
+  const strictAjv = newAjv(false);
+  const coercingAjv = newAjv(true);
+  strictAjv.addSchema(api.doc, 'api');
+  coercingAjv.addSchema(api.doc, 'api');
+  const out = new Map<string, Validators>();
+  for (const op of api.operations) {
+    const v: Validators = { bodyKeys: [] };
+    if (op.bodyPointer) {
+      v.body = strictAjv.compile({ $ref: `api${op.bodyPointer}` });
+      v.bodyKeys = topLevelKeys(api.doc, op);
+    }
+    const query = objectSchema(op.parameters, 'query');
+    if (query) v.query = coercingAjv.compile(withComponents(query));
+    const params = objectSchema(op.parameters, 'path');
+    if (params) v.params = coercingAjv.compile(withComponents(params));
+    out.set(op.operationId, v);
+  }
+  return out;
+}
+
+// Parameter schemas may reference components; point those at the registered document.
+function withComponents(schema: Record<string, any>): Record<string, any> {
+  return JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"api#/components/'));
+}
+
+function topLevelKeys(doc: Record<string, any>, op: OperationSpec): string[] {
+  const parts = op.bodyPointer!.replace(/^#\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const node = parts.reduce((acc: any, k) => acc?.[k], doc);
+  const seen = new Set<string>();
+  const collect = (n: any): void => {
+    if (!n) return;
+    if (n.$ref) return collect(String(n.$ref).replace(/^#\//, '').split('/').reduce((acc: any, k: string) => acc?.[k], doc));
+    for (const k of Object.keys(n.properties ?? {})) seen.add(k);
+    for (const sub of n.allOf ?? []) collect(sub);
+  };
+  collect(node);
+  return [...seen].sort();
+}
+
+function fieldOf(e: ErrorObject, root: string): string {
+  const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (e.keyword === 'required') return [base, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
+  if (e.keyword === 'additionalProperties') {
+    return [base, (e.params as { additionalProperty: string }).additionalProperty].filter(Boolean).join('.');
+  }
+  return base || root;
+}
+
+function codeOf(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required': return 'required';
+    case 'additionalProperties': return 'unknown_key';
+    case 'type': return 'invalid_type';
+    case 'enum': return 'invalid_value';
+    case 'format': return 'invalid_format';
+    case 'minLength': return 'too_short';
+    case 'maxLength': return 'too_long';
+    case 'minimum': case 'exclusiveMinimum': return 'too_small';
+    case 'maximum': case 'exclusiveMaximum': return 'too_large';
+    case 'minItems': return 'too_few';
+    case 'maxItems': return 'too_many';
+    default: return 'invalid';
+  }
+}
+
+/** Turns ajv errors into one 400 problem naming each offending field. */
+export function validationProblem(errors: ErrorObject[], root: string, acceptedKeys: string[] = []): Problem {
+  const relevant = errors.filter((e) => !['anyOf', 'oneOf', 'if', 'allOf'].includes(e.keyword));
+  const list: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of relevant.length ? relevant : errors) {
+    const field = fieldOf(e, root);
+    const code = codeOf(e);
+    const key = `${field}|${code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const detail =
+      code === 'unknown_key' && e.instancePath === ''
+        ? `unknown key "${field}"; accepted keys: ${acceptedKeys.join(', ')}`
+        : code === 'unknown_key'
+          ? `unknown key "${field}"`
+          : code === 'required'
+            ? `${field} is required`
+            : `${field} ${e.message ?? 'is invalid'}`;
+    list.push({ field, code, detail });
+  }
+  const detail = list.map((e) => e.detail).join('; ');
+  return new Problem('bad_request', { detail, errors: list });
+}

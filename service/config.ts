@@ -1,0 +1,122 @@
+// Configuration is read from the environment once, validated, and passed down as one typed object.
+import path from 'node:path';
+
+export type Config = {
+  host: string;
+  port: number;
+  smtpHost: string;
+  smtpPort: number;
+  databaseUrl: string | null;
+  dataDir: string;
+  inboxDomain: string;
+  smtpUrl: string | null;
+  publicBaseUrl: string;
+  consoleJwksUrl: string | null;
+  consoleIssuer: string | null;
+  webhookAllowPrivate: boolean;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  defaultPlan: PlanTier;
+  smtpTlsKey: string | null;
+  smtpTlsCert: string | null;
+};
+
+export const PLAN_TIERS = ['free', 'developer', 'startup', 'enterprise'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function optional(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v === '' ? null : v;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a whole number above 0, got "${raw}"`);
+  return n;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string): string | null {
+  const raw = optional(env, name);
+  if (raw === null) return null;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = text(env, 'HOST', '127.0.0.1');
+  const httpPort = port(env, 'PORT', 8080);
+  const inboxDomain = text(env, 'INBOX_DOMAIN', 'agents.localhost').toLowerCase();
+  if (!DOMAIN.test(inboxDomain)) throw new ConfigError(`INBOX_DOMAIN must be a domain name, got "${inboxDomain}"`);
+  const logLevel = text(env, 'LOG_LEVEL', 'info');
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const defaultPlan = text(env, 'DEFAULT_PLAN', 'free') as PlanTier;
+  if (!PLAN_TIERS.includes(defaultPlan)) throw new ConfigError(`DEFAULT_PLAN must be one of ${PLAN_TIERS.join(', ')}`);
+  const consoleJwksUrl = url(env, 'CONSOLE_JWKS_URL');
+  const consoleIssuer = optional(env, 'CONSOLE_ISSUER');
+  if ((consoleJwksUrl === null) !== (consoleIssuer === null)) {
+    throw new ConfigError('CONSOLE_JWKS_URL and CONSOLE_ISSUER must be set together (or neither, for the built-in development identity provider)');
+  }
+  const smtpTlsKey = optional(env, 'SMTP_TLS_KEY');
+  const smtpTlsCert = optional(env, 'SMTP_TLS_CERT');
+  if ((smtpTlsKey === null) !== (smtpTlsCert === null)) {
+    throw new ConfigError('SMTP_TLS_KEY and SMTP_TLS_CERT must be set together');
+  }
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return {
+    host,
+    port: httpPort,
+    smtpHost: text(env, 'SMTP_HOST', '127.0.0.1'),
+    smtpPort: port(env, 'SMTP_PORT', 2525),
+    databaseUrl,
+    dataDir: path.resolve(text(env, 'DATA_DIR', './.data')),
+    inboxDomain,
+    smtpUrl: url(env, 'SMTP_URL'),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL') ?? `http://${host}:${httpPort}`,
+    consoleJwksUrl,
+    consoleIssuer,
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    logLevel,
+    rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    defaultPlan,
+    smtpTlsKey,
+    smtpTlsCert,
+  };
+}

