@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../service/logger.ts';
 
 export type Pool = pg.Pool;
-export type Executor = pg.Pool | pg.PoolClient;
+export type Executor = pg.Pool | pg.PoolClient | pg.ClientBase;
 
 // bigint columns (event ids, counters) come back as JS numbers; they stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));

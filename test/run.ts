@@ -1,0 +1,49 @@
+// Runs the whole suite against one PostgreSQL: DATABASE_URL when set, otherwise an embedded
+// server started here in a fresh folder. Each test file makes its own database on it.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
+
+async function testFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await testFiles(full)));
+    else if (entry.name.endsWith('.test.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+async function main(): Promise<number> {
+  const only = process.argv.slice(2);
+  const files = only.length ? only : [...(await testFiles('test')), ...(await testFiles('packages').catch(() => []))].filter((f) => !f.includes('node_modules'));
+  let embedded: EmbeddedDatabase | null = null;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const dataDir = path.resolve('.test-data');
+    await fs.rm(dataDir, { recursive: true, force: true });
+    // Durability settings off: this cluster is thrown away after the run.
+    embedded = await openEmbedded({
+      dataDir,
+      database: 'postgres',
+      flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    });
+    adminUrl = embedded.url;
+  }
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
+      { stdio: 'inherit', env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl } },
+    );
+    child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+  });
+  await embedded?.stop();
+  return code;
+}
+
+main().then((code) => process.exit(code), (err) => {
+  console.error(err);
+  process.exit(1);
+});
