@@ -1,0 +1,153 @@
+// The intent gate: under require_review a send must say who it is for, what it asks and why
+// (`intent.summary`, 8-200 characters) before any row is written, so a refused request can be
+// retried unchanged plus the intent. An intent that is present is checked under any policy.
+import type { ReviewPolicy, ReviewPolicySource } from './review-policy.ts';
+
+export const INTENT_SUMMARY_MIN = 8;
+export const INTENT_SUMMARY_MAX = 200;
+
+export interface IntentFieldError {
+  field: string;
+  code: string;
+  detail: string;
+  /** On the `policy` entry. */
+  policy?: ReviewPolicy;
+  source?: ReviewPolicySource;
+  /** On the `retry_with` entry: the intent object to splice into the request as `intent`. */
+  example?: Record<string, unknown>;
+}
+
+/** Problem pieces; the HTTP layer adds type, request_id and serializes them as problem+json. */
+export interface IntentProblem {
+  code: 'intent_required' | 'bad_request';
+  status: 422 | 400;
+  title: string;
+  detail: string;
+  errors: IntentFieldError[];
+}
+
+/** A fresh copy each time, so no caller can alter the example others receive. */
+export function retryWithExample(): { summary: string; meta: Record<string, unknown> } {
+  return {
+    summary: 'Reply to Dana at Acme confirming the Tuesday 10:00 demo she asked for, so she can book the room',
+    meta: { goal: 'confirm the demo slot', recipient: 'dana@acme.example', prior_touches: 1, urgency: 'normal' },
+  };
+}
+
+const SOURCE_WORDS: Record<ReviewPolicySource, string> = {
+  inbox_override: "this inbox's own review policy",
+  account_default: "the account's default review policy",
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Field errors of an intent that was supplied; empty when it is valid. */
+export function intentErrors(intent: unknown): IntentFieldError[] {
+  const range = `${INTENT_SUMMARY_MIN}-${INTENT_SUMMARY_MAX} characters`;
+  if (!isObject(intent)) {
+    return [{ field: 'intent', code: 'invalid_type', detail: `intent must be an object with summary (${range})` }];
+  }
+  const errors: IntentFieldError[] = [];
+  const summary = intent.summary;
+  if (summary === undefined || summary === null) {
+    errors.push({ field: 'intent.summary', code: 'required', detail: `intent.summary is required: ${range}` });
+  } else if (typeof summary !== 'string') {
+    errors.push({ field: 'intent.summary', code: 'invalid_type', detail: `intent.summary must be a string of ${range}` });
+  } else {
+    // Counted in code points after trimming, so padding and surrogate pairs do not game the bounds.
+    const length = [...summary.trim()].length;
+    if (length < INTENT_SUMMARY_MIN) {
+      errors.push({ field: 'intent.summary', code: 'too_short', detail: `intent.summary has ${length} characters; ${range}` });
+    } else if (length > INTENT_SUMMARY_MAX) {
+      errors.push({ field: 'intent.summary', code: 'too_long', detail: `intent.summary has ${length} characters; ${range}` });
+    }
+  }
+  if (intent.meta !== undefined && intent.meta !== null && !isObject(intent.meta)) {
+    errors.push({
+      field: 'intent.meta',
+      code: 'invalid_type',
+      detail: 'intent.meta must be an object (goal, recipient, prior_touches, urgency)',
+    });
+  }
+  return errors;
+}
+
+export function checkIntent(input: {
+  policy: ReviewPolicy;
+  source: ReviewPolicySource;
+  intent: unknown;
+  category_id?: string | null;
+}): IntentProblem | null {
+  const supplied = input.intent !== undefined && input.intent !== null;
+  const defects = supplied ? intentErrors(input.intent) : [];
+  if (supplied && defects.length === 0) return null;
+
+  if (input.policy === 'allow_direct') {
+    if (!supplied) return null;
+    return {
+      code: 'bad_request',
+      status: 400,
+      title: 'Invalid intent',
+      detail: `The intent is optional under allow_direct, but when given it must be valid: ${defects
+        .map((e) => e.detail)
+        .join('; ')}. Nothing was sent or queued.`,
+      errors: defects,
+    };
+  }
+
+  const summaryError =
+    defects.find((e) => e.field === 'intent.summary' || e.field === 'intent') ??
+    ({
+      field: 'intent.summary',
+      code: 'required',
+      detail: `required: ${INTENT_SUMMARY_MIN}-${INTENT_SUMMARY_MAX} characters saying who you are writing to, what you ask and why`,
+    } satisfies IntentFieldError);
+  const example = JSON.stringify({ intent: retryWithExample() });
+
+  return {
+    code: 'intent_required',
+    status: 422,
+    title: 'Intent required',
+    detail:
+      `The review policy is ${input.policy}, from ${SOURCE_WORDS[input.source]} (${input.source}): ` +
+      'a human reviews this send and needs to know what it is for. ' +
+      'Nothing was sent or queued. ' +
+      `Add intent.summary (${INTENT_SUMMARY_MIN}-${INTENT_SUMMARY_MAX} characters: who, what, why) and retry the same request, ` +
+      `for example with ${example}.`,
+    errors: [
+      summaryError,
+      ...defects.filter((e) => e !== summaryError),
+      ...(defects.some((e) => e.field === 'intent.meta')
+        ? []
+        : [
+            {
+              field: 'intent.meta',
+              code: 'optional',
+              detail: 'optional object: goal, recipient, prior_touches, urgency',
+            },
+          ]),
+      {
+        field: 'category_id',
+        code: 'optional',
+        detail:
+          input.category_id != null
+            ? `given: ${input.category_id}`
+            : 'optional cat_... from list_categories; a graduated category can auto-send',
+      },
+      {
+        field: 'policy',
+        code: input.policy,
+        detail: `${input.policy} (source: ${input.source})`,
+        policy: input.policy,
+        source: input.source,
+      },
+      {
+        field: 'retry_with',
+        code: 'example',
+        detail: example,
+        example: retryWithExample(),
+      },
+    ],
+  };
+}
