@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decideRate } from '../../machines/policy/rate-limit.ts';
+import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+
+const env = { RATE_LIMIT_PER_MINUTE: '5' };
+const a = await startTestService({ roles: ['api'], env });
+const b = await startTestService({ roles: ['api'], databaseUrl: a.databaseUrl, config: await testConfig(env) });
+const tenant = await createTenant(a);
+
+test('the per-key limit holds across two API processes and answers 429 with Retry-After', async () => {
+  const { agentKey } = await tenant.enroll();
+  // The two processes share the window through the database; stay inside one minute.
+  const { rows } = await a.services.db.query<{ s: number }>('SELECT extract(second FROM clock_timestamp())::float8 AS s');
+  if (rows[0]!.s > 50) await new Promise((r) => setTimeout(r, (61 - rows[0]!.s) * 1000));
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) statuses.push((await (i % 2 ? b : a).api.get('/v1/auth/me', agentKey)).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
+  const limited = await b.api.get('/v1/auth/me', agentKey);
+  assert.equal(limited.status, 429);
+  assert.equal(limited.body.code, 'rate_limited');
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  assert.equal((await a.api.get('/v1/auth/me', agentKey)).status, 429);
+});
+
+test('the limit is per key: another key of the same agent is not limited', async () => {
+  const first = await tenant.enroll('limited-agent');
+  for (let i = 0; i < 6; i++) await a.api.get('/v1/auth/me', first.agentKey);
+  assert.equal((await a.api.get('/v1/auth/me', first.agentKey)).status, 429);
+  const second = await tenant.enroll('limited-agent');
+  assert.equal((await a.api.get('/v1/auth/me', second.agentKey)).status, 200);
+});
+
+test('the sliding estimate weighs the previous window by its remaining overlap', () => {
+  assert.deepEqual(decideRate({ current: 5, previous: 0, elapsed: 10 }, 5), { allowed: true });
+  assert.equal(decideRate({ current: 6, previous: 0, elapsed: 10 }, 5).allowed, false);
+  // Half a minute in, half of the previous window's 8 hits still count: 4 + 2 > 5.
+  const d = decideRate({ current: 2, previous: 8, elapsed: 30 }, 5);
+  assert.equal(d.allowed, false);
+  assert.ok(!d.allowed && d.retryAfterSeconds >= 1 && d.retryAfterSeconds <= 30);
+  assert.deepEqual(decideRate({ current: 2, previous: 8, elapsed: 45 }, 5), { allowed: true });
+});
