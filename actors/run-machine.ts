@@ -1,0 +1,194 @@
+// The one runner that applies an event to a persisted machine. In one transaction: lock the row,
+// restore the snapshot, `transition()` (pure), write the next snapshot with version + 1, record the
+// transition, and perform the returned actions (event-log rows, jobs) through the same transaction.
+// State, events and effects commit together or not at all.
+import type pg from 'pg';
+import { initialTransition, transition, type AnyStateMachine, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
+import {
+  findMachine,
+  insertMachine,
+  insertTransition,
+  listTransitions,
+  lockMachine,
+  updateMachine,
+  type MachineRow,
+  type TransitionRow,
+} from '../storage/machines.ts';
+import { JOB_WAKE_CHANNEL, type Queue } from '../service/queue.ts';
+import { Problem, notFound } from '../http/errors.ts';
+
+export type MachineAction = { type: string; params?: unknown };
+
+export type EffectContext = {
+  tx: pg.ClientBase;
+  queue: Queue;
+  /** The row as written by this transition (version already incremented). */
+  row: MachineRow;
+  snapshot: AnyMachineSnapshot;
+  previousState: string | null;
+  event: EventObject;
+  /** Enqueues a job in this transaction and wakes its workers when the transaction commits. */
+  enqueue(name: string, data: object, options?: Parameters<Queue['send']>[3]): Promise<void>;
+};
+
+export type MachineKind = {
+  kind: string;
+  machine: AnyStateMachine;
+  /** Stored with each snapshot: a snapshot of an older shape must not be restored blindly. */
+  version: number;
+  /** Performs one action returned by the transition, inside the transaction. */
+  perform(action: MachineAction, ctx: EffectContext): Promise<void>;
+  /** Why the machine refuses the event (thrown as is), or null when it accepts it. */
+  reject?(snapshot: AnyMachineSnapshot, event: EventObject, row: MachineRow): Error | null;
+  /** The verbs legal now, for operators and conflict hints. */
+  allowed?(snapshot: AnyMachineSnapshot): string[];
+};
+
+export type Applied = { row: MachineRow; snapshot: AnyMachineSnapshot; actions: MachineAction[]; previousState: string | null };
+
+export type MachineRef = { org_id: string; project_id: string; id: string; inbox_id?: string | null; agent_id?: string | null };
+
+const stateName = (s: AnyMachineSnapshot): string => (typeof s.value === 'string' ? s.value : JSON.stringify(s.value));
+
+function restore(def: MachineKind, row: MachineRow): AnyMachineSnapshot {
+  if (row.machine_version !== def.version) {
+    throw new Error(`${def.kind} ${row.id} was stored by machine version ${row.machine_version}; this build runs ${def.version}`);
+  }
+  return def.machine.resolveState(row.snapshot as any);
+}
+
+async function commitTransition(
+  tx: pg.ClientBase,
+  queue: Queue,
+  def: MachineKind,
+  row: MachineRow,
+  previous: AnyMachineSnapshot | null,
+  event: EventObject,
+): Promise<Applied> {
+  const from = previous ?? initialTransition(def.machine)[0];
+  const reason = def.reject?.(from, event, row) ?? (from.can(event) ? null : new Problem('conflict', { detail: `${event.type} is not possible now.` }));
+  if (reason) throw reason;
+  const [snapshot, actions] = transition(def.machine, from, event);
+  const previousState = previous ? stateName(previous) : null;
+  const state = stateName(snapshot);
+  const persisted = def.machine.getPersistedSnapshot(snapshot);
+  if (previous) {
+    const ok = await updateMachine(tx, { org_id: row.org_id, kind: def.kind, id: row.id, version: row.version, state, machine_version: def.version, snapshot: persisted });
+    if (!ok) throw new Problem('stale', { detail: `${def.kind} ${row.id} changed meanwhile; read it again.` });
+  }
+  const written: MachineRow = { ...row, state, version: previous ? row.version + 1 : row.version, snapshot: persisted, updated_at: new Date() };
+  const performed = actions.map((a) => ({ type: a.type, params: (a as { params?: unknown }).params }));
+  await insertTransition(tx, {
+    org_id: row.org_id,
+    kind: def.kind,
+    id: row.id,
+    version: written.version,
+    event: event as unknown as Record<string, unknown>,
+    from_state: previousState,
+    to_state: state,
+    actions: performed,
+  });
+  const woken = new Set<string>();
+  const ctx: EffectContext = {
+    tx,
+    queue,
+    row: written,
+    snapshot,
+    previousState,
+    event,
+    async enqueue(name, data, options) {
+      await queue.send(tx, name, data, options);
+      if (!woken.has(name) && !(options && 'startAfter' in options)) {
+        woken.add(name);
+        // Delivered on commit only: workers fetch the job at once instead of at their next poll.
+        await tx.query('SELECT pg_notify($1, $2)', [JOB_WAKE_CHANNEL, name]);
+      }
+    },
+  };
+  for (const action of performed) await def.perform(action, ctx);
+  return { row: written, snapshot, actions: performed, previousState };
+}
+
+/** Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction. */
+export async function createInstanceIn(tx: pg.ClientBase, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
+  const initial = initialTransition(def.machine)[0];
+  const [first] = transition(def.machine, initial, event);
+  const row = await insertMachine(tx, {
+    org_id: ref.org_id,
+    project_id: ref.project_id,
+    kind: def.kind,
+    id: ref.id,
+    inbox_id: ref.inbox_id ?? null,
+    agent_id: ref.agent_id ?? null,
+    state: stateName(first),
+    version: 1,
+    machine_version: def.version,
+    snapshot: def.machine.getPersistedSnapshot(first),
+  });
+  return commitTransition(tx, queue, def, row, null, event);
+}
+
+export function createInstance(pool: Pool, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
+  return withTransaction(pool, (tx) => createInstanceIn(tx, queue, def, ref, event));
+}
+
+/**
+ * Applies `event` to the instance `id`. `orgId` (when given) confines the lookup to a tenant:
+ * another tenant's instance is not found. `expectedVersion` turns a moved row into `stale`.
+ */
+export async function applyEventIn(
+  tx: pg.ClientBase,
+  queue: Queue,
+  def: MachineKind,
+  target: { id: string; org_id?: string; expectedVersion?: number },
+  event: EventObject,
+): Promise<Applied> {
+  const row = await lockMachine(tx, def.kind, target.id);
+  if (!row || (target.org_id && row.org_id !== target.org_id)) throw notFound(def.kind);
+  if (target.expectedVersion !== undefined && target.expectedVersion !== row.version) {
+    throw new Problem('stale', { detail: `${def.kind} ${row.id} is at version ${row.version}, not ${target.expectedVersion}.` });
+  }
+  return commitTransition(tx, queue, def, row, restore(def, row), event);
+}
+
+export function applyEvent(
+  pool: Pool,
+  queue: Queue,
+  def: MachineKind,
+  target: { id: string; org_id?: string; expectedVersion?: number },
+  event: EventObject,
+): Promise<Applied> {
+  return withTransaction(pool, (tx) => applyEventIn(tx, queue, def, target, event));
+}
+
+export type MachineDescription = {
+  kind: string;
+  id: string;
+  org_id: string;
+  project_id: string;
+  state: string;
+  version: number;
+  machine_version: number;
+  snapshot: unknown;
+  transitions: TransitionRow[];
+  allowed_actions: string[];
+};
+
+/** What operators inspect: the persisted snapshot, the events that led there, the legal next verbs. */
+export async function describeMachine(db: Executor, def: MachineKind, orgId: string, id: string): Promise<MachineDescription | null> {
+  const row = await findMachine(db, orgId, def.kind, id);
+  if (!row) return null;
+  return {
+    kind: def.kind,
+    id: row.id,
+    org_id: row.org_id,
+    project_id: row.project_id,
+    state: row.state,
+    version: row.version,
+    machine_version: row.machine_version,
+    snapshot: row.snapshot,
+    transitions: await listTransitions(db, row.org_id, def.kind, row.id),
+    allowed_actions: def.allowed?.(restore(def, row)) ?? [],
+  };
+}

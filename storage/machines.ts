@@ -1,0 +1,80 @@
+import type { Executor } from './db.ts';
+
+export type MachineRow = {
+  org_id: string;
+  project_id: string;
+  kind: string;
+  id: string;
+  inbox_id: string | null;
+  agent_id: string | null;
+  state: string;
+  version: number;
+  machine_version: number;
+  snapshot: unknown;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type TransitionRow = {
+  version: number;
+  event: Record<string, unknown>;
+  from_state: string | null;
+  to_state: string;
+  actions: unknown[];
+  created_at: Date;
+};
+
+export async function lockMachine(db: Executor, kind: string, id: string): Promise<MachineRow | null> {
+  const { rows } = await db.query<MachineRow>('SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE', [kind, id]);
+  return rows[0] ?? null;
+}
+
+export async function findMachine(db: Executor, orgId: string, kind: string, id: string): Promise<MachineRow | null> {
+  const { rows } = await db.query<MachineRow>('SELECT * FROM machine_instances WHERE org_id = $1 AND kind = $2 AND id = $3', [orgId, kind, id]);
+  return rows[0] ?? null;
+}
+
+export async function insertMachine(
+  db: Executor,
+  m: Omit<MachineRow, 'created_at' | 'updated_at'>,
+): Promise<MachineRow> {
+  const { rows } = await db.query<MachineRow>(
+    `INSERT INTO machine_instances (org_id, project_id, kind, id, inbox_id, agent_id, state, version, machine_version, snapshot)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+    [m.org_id, m.project_id, m.kind, m.id, m.inbox_id, m.agent_id, m.state, m.version, m.machine_version, JSON.stringify(m.snapshot)],
+  );
+  return rows[0]!;
+}
+
+/** Writes the next snapshot only if the row is still at `version`; false when someone else moved it. */
+export async function updateMachine(
+  db: Executor,
+  m: { org_id: string; kind: string; id: string; version: number; state: string; machine_version: number; snapshot: unknown },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE machine_instances SET state = $5, version = version + 1, machine_version = $6, snapshot = $7, updated_at = now()
+      WHERE org_id = $1 AND kind = $2 AND id = $3 AND version = $4`,
+    [m.org_id, m.kind, m.id, m.version, m.state, m.machine_version, JSON.stringify(m.snapshot)],
+  );
+  return rowCount === 1;
+}
+
+export async function insertTransition(
+  db: Executor,
+  t: { org_id: string; kind: string; id: string } & Omit<TransitionRow, 'created_at'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO machine_transitions (org_id, kind, id, version, event, from_state, to_state, actions)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [t.org_id, t.kind, t.id, t.version, JSON.stringify(t.event), t.from_state, t.to_state, JSON.stringify(t.actions)],
+  );
+}
+
+export async function listTransitions(db: Executor, orgId: string, kind: string, id: string): Promise<TransitionRow[]> {
+  const { rows } = await db.query<TransitionRow>(
+    `SELECT version, event, from_state, to_state, actions, created_at FROM machine_transitions
+      WHERE org_id = $1 AND kind = $2 AND id = $3 ORDER BY version`,
+    [orgId, kind, id],
+  );
+  return rows;
+}
