@@ -2,6 +2,7 @@
 // server started here in a fresh folder. Each test file makes its own database on it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 
@@ -19,10 +20,13 @@ async function main(): Promise<number> {
   const only = process.argv.slice(2);
   const files = only.length ? only : [...(await testFiles('test')), ...(await testFiles('packages').catch(() => []))].filter((f) => !f.includes('node_modules'));
   let embedded: EmbeddedDatabase | null = null;
+  let cleanup = async () => {};
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const dataDir = path.resolve('.test-data');
-    await fs.rm(dataDir, { recursive: true, force: true });
+    // A folder of this run's own, so several runs on one machine do not meet.
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-test-pg-'));
+    await fs.chmod(dataDir, 0o755); // the server may run as another system user when tests run as root
+    cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
     // Durability settings off: this cluster is thrown away after the run.
     embedded = await openEmbedded({
       dataDir,
@@ -40,6 +44,7 @@ async function main(): Promise<number> {
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
   await embedded?.stop();
+  await cleanup();
   return code;
 }
 
