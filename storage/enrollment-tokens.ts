@@ -70,3 +70,8 @@ export async function findEnrollmentTokenById(db: Executor, id: string): Promise
   const { rows } = await db.query<EnrollmentTokenRow>('SELECT * FROM enrollment_tokens WHERE id = $1', [id]);
   return rows[0] ?? null;
 }
+
+/** Counts one inbox created under the token's lifetime allowance (call with the row locked). */
+export async function countMailboxCreated(db: Executor, orgId: string, id: string): Promise<void> {
+  await db.query('UPDATE enrollment_tokens SET mailboxes_created = mailboxes_created + 1 WHERE org_id = $1 AND id = $2', [orgId, id]);
+}

@@ -11,10 +11,97 @@ export type InboxRow = {
   review_policy: 'require_review' | 'allow_direct' | null;
   recipient_limit_24h: number;
   webhook_url: string | null;
+  created_by: 'agent' | 'console';
+  enrollment_token_id: string | null;
   created_at: Date;
 };
 
+/** An inbox with its org's account default, from which the effective review policy is resolved. */
+export type InboxWithPolicy = InboxRow & { default_review_policy: 'require_review' | 'allow_direct' };
+
+/**
+ * What a caller may see: one org, optionally narrowed to a project, an agent and one inbox.
+ * Null narrows nothing.
+ */
+export type InboxScope = { org_id: string; project_id: string | null; agent_id: string | null; inbox_id: string | null };
+
 export async function findInbox(db: Executor, orgId: string, projectId: string, id: string): Promise<InboxRow | null> {
   const { rows } = await db.query<InboxRow>('SELECT * FROM inboxes WHERE org_id = $1 AND project_id = $2 AND id = $3', [orgId, projectId, id]);
+  return rows[0] ?? null;
+}
+
+const WITH_POLICY = `SELECT i.*, o.default_review_policy FROM inboxes i JOIN orgs o ON o.id = i.org_id`;
+
+const scopeFilter = (first: number) =>
+  `i.org_id = $${first}
+   AND ($${first + 1}::text IS NULL OR i.project_id = $${first + 1})
+   AND ($${first + 2}::text IS NULL OR i.agent_id = $${first + 2})
+   AND ($${first + 3}::text IS NULL OR i.id = $${first + 3})`;
+
+const scopeValues = (s: InboxScope) => [s.org_id, s.project_id, s.agent_id, s.inbox_id];
+
+/** The inbox with this id, or this address (the alias), inside the scope; null when outside it. */
+export async function findInboxInScope(db: Executor, scope: InboxScope, idOrAddress: string): Promise<InboxWithPolicy | null> {
+  const byAddress = idOrAddress.includes('@');
+  const { rows } = await db.query<InboxWithPolicy>(
+    `${WITH_POLICY} WHERE ${scopeFilter(1)} AND ${byAddress ? 'i.address = lower($5)' : 'i.id = $5'}`,
+    [...scopeValues(scope), idOrAddress],
+  );
+  return rows[0] ?? null;
+}
+
+/** A position in the list: creation time in whole microseconds (a Date would lose them), and id. */
+export type InboxCursor = { created_us: number; id: string };
+
+/** Oldest first. */
+export async function listInboxes(
+  db: Executor,
+  scope: InboxScope,
+  page: { limit: number; after: InboxCursor | null },
+): Promise<Array<InboxWithPolicy & { created_us: number }>> {
+  const { rows } = await db.query<InboxWithPolicy & { created_us: number }>(
+    `SELECT i.*, o.default_review_policy, (extract(epoch FROM i.created_at) * 1000000)::bigint AS created_us
+       FROM inboxes i JOIN orgs o ON o.id = i.org_id
+      WHERE ${scopeFilter(1)}
+        AND ($5::bigint IS NULL OR (i.created_at, i.id) > (timestamptz 'epoch' + $5 * interval '1 microsecond', $6))
+      ORDER BY i.created_at, i.id LIMIT $7`,
+    [...scopeValues(scope), page.after?.created_us ?? null, page.after?.id ?? null, page.limit],
+  );
+  return rows;
+}
+
+/** Inboxes by address, across every tenant: the SMTP server's recipient lookup. */
+export async function findInboxesByAddress(db: Executor, addresses: string[]): Promise<InboxRow[]> {
+  const { rows } = await db.query<InboxRow>('SELECT * FROM inboxes WHERE address = ANY($1::text[])', [addresses.map((a) => a.toLowerCase())]);
+  return rows;
+}
+
+/**
+ * Locks the org row for an inbox creation: creations in one org then run one at a time, so
+ * counting the inboxes and inserting one cannot interleave with another creation.
+ */
+export async function lockOrgForInboxes(tx: Executor, orgId: string): Promise<{ plan_tier: string; default_review_policy: 'require_review' | 'allow_direct' } | null> {
+  const { rows } = await tx.query('SELECT plan_tier, default_review_policy FROM orgs WHERE id = $1 FOR UPDATE', [orgId]);
+  return rows[0] ?? null;
+}
+
+export async function countInboxesOfOrg(db: Executor, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM inboxes WHERE org_id = $1', [orgId]);
+  return rows[0]!.n;
+}
+
+export type NewInbox = Pick<
+  InboxRow,
+  'org_id' | 'project_id' | 'id' | 'agent_id' | 'address' | 'domain' | 'display_name' | 'webhook_url' | 'created_by' | 'enrollment_token_id'
+>;
+
+/** Inserts the inbox; null when its address is taken. */
+export async function insertInbox(tx: Executor, i: NewInbox): Promise<InboxRow | null> {
+  const { rows } = await tx.query<InboxRow>(
+    `INSERT INTO inboxes (org_id, project_id, id, agent_id, address, domain, display_name, webhook_url, created_by, enrollment_token_id)
+     VALUES ($1, $2, $3, $4, lower($5), lower($6), $7, $8, $9, $10)
+     ON CONFLICT (address) DO NOTHING RETURNING *`,
+    [i.org_id, i.project_id, i.id, i.agent_id, i.address, i.domain, i.display_name, i.webhook_url, i.created_by, i.enrollment_token_id],
+  );
   return rows[0] ?? null;
 }

@@ -1,0 +1,121 @@
+// Creating an inbox: an address on the service's domain, under the org's plan inbox limit and,
+// for an agent enrolled with a token, the token's lifetime allowance. The org row lock makes
+// the count and the insert one step, so concurrent creations cannot pass a limit together.
+import { addressOf, checkUsername, generatedLocalPart } from '../machines/policy/inbox-address.ts';
+import { checkQuota, nextUsageReset, planOf, type QuotaCheck } from '../machines/policy/plans.ts';
+import { findAgentInOrg } from '../storage/agents.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-tokens.ts';
+import { newId, randomToken } from '../storage/ids.ts';
+import { countInboxesOfOrg, insertInbox, lockOrgForInboxes, type InboxWithPolicy } from '../storage/inboxes.ts';
+import { LegacyError, Problem, badRequest, notFound } from '../http/errors.ts';
+
+export type CreateInboxInput = {
+  org_id: string;
+  /** The project asked for; null: the agent's own (an org key without X-Project-Id). */
+  project_id: string | null;
+  agent_id: string;
+  created_by: 'agent' | 'console';
+  /** The ceiling of the agent key creating it. */
+  key_ceiling?: 'org' | 'project' | 'inbox';
+  display_name?: string | null;
+  username?: string;
+  domain?: string;
+  domain_id?: string;
+  webhook_url?: string | null;
+};
+
+// Generated addresses carry a random suffix; a collision is retried with a new one.
+const GENERATE_ATTEMPTS = 5;
+
+export async function createInbox(pool: Pool, inboxDomain: string, input: CreateInboxInput, now: Date): Promise<InboxWithPolicy> {
+  if (input.key_ceiling === 'inbox') {
+    throw new Problem('forbidden_scope', { detail: 'An inbox key reaches one inbox and cannot create another.' });
+  }
+  const domain = chooseDomain(inboxDomain, input);
+  const chosen = input.username === undefined ? null : checkUsername(input.username);
+  if (chosen && !chosen.ok) throw badRequest('username', `The username is not usable: ${chosen.reason}.`);
+
+  return withTransaction(pool, async (tx) => {
+    const org = await lockOrgForInboxes(tx, input.org_id);
+    if (!org) throw notFound('org');
+    const agent = await findAgentInOrg(tx, input.org_id, input.agent_id);
+    if (input.created_by === 'console' && (!agent || agent.status !== 'active' || agent.project_id !== input.project_id)) {
+      throw badRequest('agent_id', 'No active agent with this id in the project.', 'not_found');
+    }
+    if (!agent) throw notFound('agent');
+    if (input.project_id !== null && agent.project_id !== input.project_id) {
+      throw badRequest('X-Project-Id', `An inbox is created in its agent's project, ${agent.project_id}.`, 'mismatch');
+    }
+
+    const plan = planOf(org.plan_tier);
+    const inboxes = checkQuota(await countInboxesOfOrg(tx, input.org_id), plan.inbox_limit);
+    if (!inboxes.allowed) {
+      throw quotaExceeded('inbox_limit_exceeded', inboxes, now, true,
+        `The ${plan.name} plan includes ${plan.inbox_limit} inboxes and all are in use; delete one or upgrade the plan.`);
+    }
+
+    // Only an agent's own creations draw on the allowance of the token that enrolled it.
+    const tokenId = input.created_by === 'agent' ? agent.enrollment_token_id : null;
+    if (tokenId) {
+      const token = await lockEnrollmentToken(tx, tokenId);
+      if (token && token.max_mailboxes !== null) {
+        const budget = checkQuota(token.mailboxes_created, token.max_mailboxes);
+        if (!budget.allowed) {
+          throw quotaExceeded('enrollment_token_mailbox_budget_exhausted', budget, now, false,
+            `The enrollment token of this agent allows ${token.max_mailboxes} inboxes over its lifetime, and all were created.`);
+        }
+      }
+      if (token) await countMailboxCreated(tx, token.org_id, token.id);
+    }
+
+    for (let attempt = 0; attempt < GENERATE_ATTEMPTS; attempt++) {
+      const local = chosen?.ok ? chosen.local : generatedLocalPart(input.display_name, randomToken(6));
+      const row = await insertInbox(tx, {
+        org_id: input.org_id,
+        project_id: agent.project_id,
+        id: newId('inb'),
+        agent_id: agent.id,
+        address: addressOf(local, domain),
+        domain,
+        display_name: input.display_name ?? null,
+        webhook_url: input.webhook_url ?? null,
+        created_by: input.created_by,
+        enrollment_token_id: tokenId,
+      });
+      if (row) return { ...row, default_review_policy: org.default_review_policy };
+      if (chosen) {
+        throw new Problem('conflict', {
+          detail: `The address ${addressOf(chosen.ok ? chosen.local : '', domain)} is taken; choose another username.`,
+          errors: [{ field: 'username', code: 'taken' }],
+        });
+      }
+    }
+    throw new Problem('conflict', { detail: 'No free address was found; retry the request.' });
+  });
+}
+
+/** The domain of a new inbox. Inboxes live on the service's domain (INBOX_DOMAIN). */
+function chooseDomain(inboxDomain: string, input: CreateInboxInput): string {
+  if (input.domain_id !== undefined) {
+    throw badRequest('domain_id', 'No domain with this id is onboarded in this project.', 'not_found');
+  }
+  if (input.domain !== undefined && input.domain.toLowerCase() !== inboxDomain) {
+    throw badRequest('domain', `Inboxes can be created on ${inboxDomain}; ${input.domain} is not onboarded in this project.`, 'not_found');
+  }
+  return inboxDomain;
+}
+
+function quotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): LegacyError {
+  return new LegacyError(403, 'quota_exceeded', message, {
+    reason,
+    used: q.used,
+    delta: 1,
+    limit: q.limit,
+    remaining: q.remaining,
+    consumed: q.used,
+    reserved: 0,
+    next_reset_at: nextUsageReset(now).toISOString(),
+    upgrade_required: upgradeRequired,
+  });
+}

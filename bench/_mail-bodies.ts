@@ -1,0 +1,79 @@
+// Realistic messages of a given size: multipart/alternative text and html, and above 32 KB a
+// PDF-like attachment. Each message gets its own Message-ID, as real traffic does.
+import crypto from 'node:crypto';
+
+const WORDS = (
+  'meeting invoice project schedule report customer release deploy review budget contract update team ' +
+  'quarter forecast design feedback ticket support account payment order shipment delivery question answer ' +
+  'agenda summary proposal approval deadline launch migration database server latency incident followup ' +
+  'reminder thanks please attached document draft version change request priority status weekly monthly'
+).split(' ');
+
+function prose(bytes: number, seed: number): string {
+  const out: string[] = [];
+  let size = 0;
+  let i = seed;
+  while (size < bytes) {
+    const sentence: string[] = [];
+    for (let w = 0; w < 12; w++) sentence.push(WORDS[(i = (i * 1103515245 + 12345) >>> 0) % WORDS.length]!);
+    const line = `${sentence.join(' ')}.`;
+    out.push(line);
+    size += line.length + 2;
+  }
+  return out.join('\r\n');
+}
+
+/** A function from (n, recipient) to the raw bytes of message n, about `bytes` long. */
+export function bodyOf(bytes: number, tag: string): (n: number, to: string) => Buffer {
+  const attach = bytes > 32 * 1024;
+  const textBytes = attach ? 2048 : Math.floor(bytes * 0.4);
+  const htmlBytes = attach ? 3072 : Math.floor(bytes * 0.5);
+  const text = prose(textBytes, 7);
+  const html = `<html><body><p>${prose(htmlBytes - 40, 11).replace(/\r\n/g, '</p>\r\n<p>')}</p></body></html>`;
+  const attachment = attach
+    ? crypto.randomBytes(Math.floor(((bytes - 6 * 1024) * 3) / 4)).toString('base64').replace(/.{76}/g, '$&\r\n')
+    : '';
+  return (n, to) => {
+    const head = [
+      'From: "Load Sender" <load@sender.example>',
+      `To: ${to}`,
+      `Subject: Status report ${n} about the weekly release`,
+      `Date: ${new Date().toUTCString()}`,
+      `Message-ID: <${tag}-${n}-${crypto.randomUUID()}@sender.example>`,
+      'MIME-Version: 1.0',
+    ];
+    const alt = [
+      '--alt',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      text,
+      '--alt',
+      'Content-Type: text/html; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      html,
+      '--alt--',
+    ];
+    const lines = attach
+      ? [
+          ...head,
+          'Content-Type: multipart/mixed; boundary="mix"',
+          '',
+          '--mix',
+          'Content-Type: multipart/alternative; boundary="alt"',
+          '',
+          ...alt,
+          '--mix',
+          'Content-Type: application/pdf; name="report.pdf"',
+          'Content-Disposition: attachment; filename="report.pdf"',
+          'Content-Transfer-Encoding: base64',
+          '',
+          attachment,
+          '--mix--',
+          '',
+        ]
+      : [...head, 'Content-Type: multipart/alternative; boundary="alt"', '', ...alt, ''];
+    return Buffer.from(lines.join('\r\n'));
+  };
+}

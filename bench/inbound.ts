@@ -1,0 +1,467 @@
+// `npm run bench -- inbound [--messages N] [--large N] [--waits N] [--corpus N] [--searches N] [--no-maildev]`
+//
+// Receiving, measured end to end on this machine:
+//  1. messages stored per second over SMTP (10 KB and 200 KB messages, 8 concurrent connections),
+//     the same load against MailDev 3 (installed into .bench/maildev on first use), and the ratio;
+//  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
+//  3. search latency (p50, p99) over a corpus of 100,000 stored messages in one inbox.
+// The database is a fresh embedded PostgreSQL with its default (durable) settings, or a fresh
+// database on DATABASE_URL. Figures are printed, never asserted.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createInbox } from '../actors/inboxes.ts';
+import { createAgent, createOrgWithOwner, issueAgentKey } from '../actors/tenancy.ts';
+import { loadConfig } from '../service/config.ts';
+import { createLogger } from '../service/logger.ts';
+import { startService } from '../service/start.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
+import { randomToken } from '../storage/ids.ts';
+import { insertMessage, newMessageId } from '../storage/messages.ts';
+import { newThreadId } from '../storage/threads.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SCRATCH = path.join(ROOT, '.bench');
+const CONCURRENCY = 8;
+
+type LoadResult = { sent: number; failed: number; seconds: number; rate: number; firstError: string | null; senderCpuMs: number; serverCpuMs?: number };
+
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      messages: { type: 'string', default: '6000' },
+      large: { type: 'string', default: '800' },
+      waits: { type: 'string', default: '300' },
+      corpus: { type: 'string', default: '100000' },
+      searches: { type: 'string', default: '400' },
+      'no-maildev': { type: 'boolean', default: false },
+    },
+  });
+  const n = (k: keyof typeof values) => Number(values[k]);
+  await fs.mkdir(SCRATCH, { recursive: true });
+  const log = createLogger('error');
+  const database = await freshDatabase();
+  const config = loadConfig({
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    DATA_DIR: path.join(SCRATCH, 'inbound-data'),
+    INBOX_DOMAIN: 'bench.test',
+    LOG_LEVEL: 'error',
+  });
+  const service = await startService(config, { roles: ['api', 'smtp'], databaseUrl: database.url, log });
+  const db = service.services.db;
+  let maildev: ChildProcess | null = null;
+  try {
+    const tenant = await setUp(db, config.inboxDomain);
+    const inboxes = await Promise.all(Array.from({ length: CONCURRENCY }, () => tenant.inbox()));
+    const to = inboxes.map((i) => i.address);
+    console.log(`agent-inbox inbound bench: ${new Date().toISOString()}, node ${process.version}, PostgreSQL ${await serverVersion(db)}`);
+
+    // 1. SMTP throughput
+    await load(service.smtpPort!, to, 10 * 1024, 300, 'warm');
+    const small = await withCpu(() => load(service.smtpPort!, to, 10 * 1024, n('messages'), 's'));
+    const large = await withCpu(() => load(service.smtpPort!, to, 200 * 1024, n('large'), 'l'));
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1', [tenant.orgId]);
+    let md: { small: LoadResult; large: LoadResult } | null = null;
+    if (!values['no-maildev']) {
+      const started = await startMaildev();
+      maildev = started.child;
+      await load(started.port, to, 10 * 1024, 300, 'warm');
+      md = { small: await load(started.port, to, 10 * 1024, n('messages'), 's'), large: await load(started.port, to, 200 * 1024, n('large'), 'l') };
+      maildev.kill('SIGTERM');
+      maildev = null;
+    }
+
+    // 2. wait-for-email latency
+    const waitInbox = await tenant.inbox();
+    const wait = await waitLatency(service.httpUrl!, service.smtpPort!, tenant.key, waitInbox.address, n('waits'));
+
+    // 3. search latency
+    const searchInbox = await tenant.inbox();
+    const seeded = await seedCorpus(db, searchInbox, n('corpus'));
+    const search = await searchLatency(service.httpUrl!, tenant.key, searchInbox.id, seeded.vocabulary, seeded.senders, n('searches'));
+
+    const cpu = (r: LoadResult) =>
+      `CPU per message: sender ${(r.senderCpuMs / r.sent).toFixed(2)} ms${r.serverCpuMs ? `, service (node) ${(r.serverCpuMs / r.sent).toFixed(2)} ms` : ''}`;
+    const rate = (r: LoadResult) =>
+      `${r.rate.toFixed(0).padStart(6)} msg/s  (${r.sent} in ${r.seconds.toFixed(1)} s${r.failed ? `, ${r.failed} failed: ${r.firstError}` : ''}; ${cpu(r)})`;
+    console.log('');
+    console.log(`SMTP, ${CONCURRENCY} connections, stored per second (${rows[0].n} messages stored in all)`);
+    console.log(`  agent-inbox  10 KB: ${rate(small)}   target >= 500`);
+    console.log(`  agent-inbox 200 KB: ${rate(large)}`);
+    if (md) {
+      console.log(`  MailDev 3    10 KB: ${rate(md.small)}`);
+      console.log(`  MailDev 3   200 KB: ${rate(md.large)}`);
+      console.log(`  ratio agent-inbox / MailDev: 10 KB ${(small.rate / md.small.rate).toFixed(2)}x, 200 KB ${(large.rate / md.large.rate).toFixed(2)}x`);
+    }
+    console.log(`wait-for-email, end of DATA to HTTP answer (${wait.answer.length} waits)`);
+    console.log(`  p50 ${pct(wait.answer, 50).toFixed(1)} ms, p99 ${pct(wait.answer, 99).toFixed(1)} ms   target p50 < 15 ms`);
+    console.log(`  (end of DATA to 250: p50 ${pct(wait.stored, 50).toFixed(1)} ms, p99 ${pct(wait.stored, 99).toFixed(1)} ms)`);
+    console.log(`search over ${seeded.count.toLocaleString('en')} messages in one inbox (${search.all.length} queries, seeded in ${seeded.seconds.toFixed(0)} s)`);
+    console.log(`  p50 ${pct(search.all, 50).toFixed(1)} ms, p99 ${pct(search.all, 99).toFixed(1)} ms   target p99 < 50 ms`);
+    for (const [kind, times] of Object.entries(search.byKind)) {
+      console.log(`    ${kind.padEnd(22)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms, p99 ${pct(times, 99).toFixed(1).padStart(6)} ms, ${search.hits[kind]} results a page on average`);
+    }
+  } finally {
+    maildev?.kill('SIGTERM');
+    await service.stop();
+    await database.drop();
+  }
+}
+
+// ---- set-up
+
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${randomToken(8)}`;
+  let embedded: EmbeddedDatabase | null = null;
+  let admin = process.env.DATABASE_URL;
+  const dir = path.join(SCRATCH, 'inbound-pg');
+  if (!admin) {
+    await fs.rm(dir, { recursive: true, force: true });
+    embedded = await openEmbedded({ dataDir: dir, database: 'postgres' });
+    admin = embedded.url;
+  }
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  // The embedded server is on this host: connect over its unix socket, as a co-located
+  // deployment would (a loopback TCP round trip costs about three times as much here).
+  const socketDir = embedded ? (await fs.readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[4]?.trim() : '';
+  if (socketDir) url.searchParams.set('host', socketDir);
+  return {
+    url: url.toString(),
+    async drop() {
+      if (embedded) {
+        await embedded.stop();
+        await fs.rm(dir, { recursive: true, force: true });
+        return;
+      }
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+async function setUp(db: Pool, domain: string) {
+  const { org, project } = await createOrgWithOwner(db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
+  const agent = await createAgent(db, { org_id: org.id, project_id: project.id, handle: 'bench' });
+  const { raw } = await issueAgentKey(db, { org_id: org.id, project_id: project.id, agent_id: agent.id, ceiling: 'project', issuer_role: 'owner', now: new Date() });
+  return {
+    orgId: org.id,
+    key: raw,
+    inbox: () => createInbox(db, domain, { org_id: org.id, project_id: project.id, agent_id: agent.id, created_by: 'console' }, new Date()),
+  };
+}
+
+async function serverVersion(db: Pool): Promise<string> {
+  return (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+}
+
+// ---- 1. SMTP load
+
+/** The load's result with the CPU this process (the service) spent meanwhile. */
+async function withCpu(fn: () => Promise<LoadResult>): Promise<LoadResult> {
+  const before = process.cpuUsage();
+  const r = await fn();
+  const used = process.cpuUsage(before);
+  return { ...r, serverCpuMs: (used.user + used.system) / 1000 };
+}
+
+function load(port: number, to: string[], bytes: number, count: number, tag: string): Promise<LoadResult> {
+  const args = JSON.stringify({ port, to, bytes, count, concurrency: CONCURRENCY, tag: `${tag}${randomToken(6)}` });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, '_smtp-load.ts'), args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+async function startMaildev(): Promise<{ child: ChildProcess; port: number }> {
+  const prefix = path.join(SCRATCH, 'maildev');
+  const bin = path.join(prefix, 'node_modules', 'maildev', 'dist', 'bin', 'maildev.js');
+  if (!(await fs.stat(bin).catch(() => null))) {
+    console.log('installing MailDev 3 into .bench/maildev (first use)...');
+    await fs.mkdir(prefix, { recursive: true });
+    // The newest mailparser needs a package the registry mirror lacks; 3.9.31 is the one this project uses.
+    await fs.writeFile(
+      path.join(prefix, 'package.json'),
+      JSON.stringify({ private: true, dependencies: { maildev: '3.0.0' }, overrides: { mailparser: '3.9.31' } }, null, 2),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const npm = spawn('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
+      npm.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm install maildev exited ${code}`))));
+    });
+  }
+  const port = await freePort();
+  const web = await freePort();
+  const child = spawn(process.execPath, [bin, '--smtp', String(port), '--ip', '127.0.0.1', '--web', String(web), '--web-ip', '127.0.0.1', '--silent'], {
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+      s.on('error', () => resolve(false));
+    });
+    if (open) return { child, port };
+    if (Date.now() > deadline) throw new Error('MailDev did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// ---- 2. wait latency
+
+/** A bare SMTP session, so the moment the end of DATA is written is known exactly. */
+async function smtpSession(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  socket.setEncoding('utf8');
+  let buffer = '';
+  const waiting: Array<(line: string) => void> = [];
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\r\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 2);
+      if (/^\d{3} /.test(line)) waiting.shift()?.(line);
+    }
+  });
+  const reply = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const command = async (line: string, expect: RegExp) => {
+    const r = reply();
+    socket.write(`${line}\r\n`);
+    const got = await r;
+    if (!expect.test(got)) throw new Error(`${line} -> ${got}`);
+  };
+  await reply();
+  await command('EHLO bench.client', /^250/);
+  return {
+    /** Sends one message; resolves the moment the end of DATA is written, and the 250. */
+    async send(from: string, to: string, raw: Buffer): Promise<{ dataEnd: number; stored: Promise<number> }> {
+      await command(`MAIL FROM:<${from}>`, /^250/);
+      await command(`RCPT TO:<${to}>`, /^250/);
+      await command('DATA', /^354/);
+      const body = raw.toString('utf8').replace(/\r\n\./g, '\r\n..');
+      const stored = reply().then((line) => {
+        if (!/^250/.test(line)) throw new Error(`DATA -> ${line}`);
+        return performance.now();
+      });
+      socket.write(body.endsWith('\r\n') ? body : `${body}\r\n`);
+      socket.write('.\r\n');
+      return { dataEnd: performance.now(), stored };
+    },
+    close: () => socket.end('QUIT\r\n'),
+  };
+}
+
+async function waitLatency(httpUrl: string, smtpPort: number, key: string, address: string, samples: number) {
+  const session = await smtpSession(smtpPort);
+  const tag = randomToken(6);
+  const answer: number[] = [];
+  const stored: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const pending = fetch(`${httpUrl}/v1/inboxes/${encodeURIComponent(address)}/wait`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      // An explicit since and a subject unique to this sample: the answer is this sample's message
+      // whether the wait starts before it arrives (the usual case) or after.
+      body: JSON.stringify({ since, subject_contains: `[${tag}-${i}]`, timeout_seconds: 10, extract: 'code' }),
+    }).then(async (r) => {
+      const body = await r.json();
+      if (!body.message) throw new Error(`wait answered without a message: ${JSON.stringify(body)}`);
+      return performance.now();
+    });
+    // Let the wait reach its listening state, so the answer comes from the arrival's NOTIFY.
+    await new Promise((r) => setTimeout(r, 15));
+    const raw = verificationMail(address, `[${tag}-${i}]`, String(100000 + i));
+    const { dataEnd, stored: at250 } = await session.send('auth@sender.example', address, raw);
+    const [answeredAt, storedAt] = await Promise.all([pending, at250]);
+    answer.push(answeredAt - dataEnd);
+    stored.push(storedAt - dataEnd);
+  }
+  session.close();
+  return { answer, stored };
+}
+
+function verificationMail(to: string, label: string, code: string): Buffer {
+  return Buffer.from(
+    [
+      'From: "Example Auth" <auth@sender.example>',
+      `To: ${to}`,
+      `Subject: Your sign-in code ${label}`,
+      `Date: ${new Date().toUTCString()}`,
+      `Message-ID: <${randomToken(20)}@sender.example>`,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Hi,',
+      '',
+      `Your verification code is ${code}. It expires in 10 minutes.`,
+      '',
+      'If you did not try to sign in, you can ignore this message.',
+      '',
+    ].join('\r\n'),
+  );
+}
+
+// ---- 3. search latency
+
+/** A deterministic pseudo-random source, so every run searches the same corpus. */
+export function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+export function vocabulary(size: number, rand: () => number): string[] {
+  const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'br', 'cl', 'dr', 'st', 'tr', 'pl', 'gr', 'sh', 'ch'];
+  const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
+  const codas = ['', 'n', 'r', 's', 't', 'l', 'nd', 'st', 'ck', 'm'];
+  const words = new Set<string>();
+  while (words.size < size) {
+    const syllables = 2 + Math.floor(rand() * 2);
+    let w = '';
+    for (let i = 0; i < syllables; i++) w += onsets[Math.floor(rand() * onsets.length)]! + vowels[Math.floor(rand() * vowels.length)]!;
+    words.add(w + codas[Math.floor(rand() * codas.length)]!);
+  }
+  return [...words];
+}
+
+/** Word ranks drawn with Zipf's law (exponent 1.07), as word frequencies in mail are. */
+function zipf(size: number, rand: () => number): () => number {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let r = 1; r <= size; r++) cumulative.push((sum += 1 / r ** 1.07));
+  return () => {
+    const x = rand() * sum;
+    let lo = 0;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: string; id: string; address: string }, count: number) {
+  const rand = prng(42);
+  const words = vocabulary(5000, rand);
+  const rank = zipf(words.length, rand);
+  const senders = Array.from({ length: 300 }, (_, i) => `${words[(i * 7) % words.length]}.${words[(i * 13 + 5) % words.length]}@${words[(i * 3 + 1) % 40]}.example`);
+  const sentence = (length: number) => Array.from({ length }, () => words[rank()]).join(' ');
+  const started = performance.now();
+  const BATCH = 500;
+  let made = 0;
+  const worker = async () => {
+    while (made < count) {
+      const size = Math.min(BATCH, count - made);
+      made += size;
+      await withTransaction(db, async (tx) => {
+        for (let i = 0; i < size; i++) {
+          const from = senders[Math.floor(rand() * senders.length)]!;
+          const text = `${sentence(20 + Math.floor(rand() * 60))}.\n\n${sentence(20 + Math.floor(rand() * 120))}.\n`;
+          const subject = sentence(3 + Math.floor(rand() * 5));
+          const messageId = `<${randomToken(16)}@bench.example>`;
+          await insertMessage(tx, {
+            org_id: inbox.org_id,
+            project_id: inbox.project_id,
+            inbox_id: inbox.id,
+            id: newMessageId(inbox.id),
+            direction: 'inbound',
+            folder: 'INBOX',
+            seen: false,
+            from_name: '',
+            from_email: from,
+            to_addrs: [{ name: '', email: inbox.address }],
+            cc_addrs: [],
+            reply_to: [],
+            raw_from: from,
+            raw_to: inbox.address,
+            subject,
+            date: new Date(),
+            date_header: null,
+            message_id: messageId,
+            in_reply_to: null,
+            references: [],
+            text,
+            html: null,
+            extracted_text: text,
+            extracted_html: null,
+            search_addresses: `${from} ${from.replace('@', ' ')} ${inbox.address}`,
+            size: text.length + 300,
+            parse_error: null,
+            envelope_from: from,
+            review_id: null,
+            attachments: [],
+            raw: Buffer.from(`From: ${from}\r\nSubject: ${subject}\r\n\r\n${text}`),
+          }, {
+            lookup: [],
+            subject_match: null,
+            new_thread_id: newThreadId(),
+            keys: [messageId],
+            subject,
+            normalized_subject: subject,
+            participants: [from, inbox.address],
+          });
+        }
+      });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  await db.query('VACUUM ANALYZE messages');
+  return { count, seconds: (performance.now() - started) / 1000, vocabulary: words, senders };
+}
+
+async function searchLatency(httpUrl: string, key: string, inboxId: string, words: string[], senders: string[], count: number) {
+  const rand = prng(7);
+  const pick = (from: number, to: number) => words[from + Math.floor(rand() * (to - from))]!;
+  const kinds: Array<[string, () => string]> = [
+    ['word, common (20-300)', () => `q=${pick(20, 300)}`],
+    ['word, rarer (300-5000)', () => `q=${pick(300, 5000)}`],
+    ['two words', () => `q=${encodeURIComponent(`${pick(20, 1000)} ${pick(20, 1000)}`)}`],
+    ['word + from filter', () => `q=${pick(20, 1000)}&from=${encodeURIComponent(senders[Math.floor(rand() * senders.length)]!)}`],
+    ['phrase', () => `q=${encodeURIComponent(`"${pick(0, 50)} ${pick(0, 50)}"`)}`],
+    ['filters only (from)', () => `from=${encodeURIComponent(senders[Math.floor(rand() * senders.length)]!)}`],
+  ];
+  const all: number[] = [];
+  const byKind: Record<string, number[]> = {};
+  const hitSums: Record<string, number> = {};
+  for (let i = 0; i < count + 20; i++) {
+    const [kind, query] = kinds[i % kinds.length]!;
+    const started = performance.now();
+    const r = await fetch(`${httpUrl}/v1/inboxes/${inboxId}/messages/search?${query()}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = await r.json();
+    const ms = performance.now() - started;
+    if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(body)}`);
+    if (i < 20) continue; // warm-up
+    all.push(ms);
+    (byKind[kind] ??= []).push(ms);
+    hitSums[kind] = (hitSums[kind] ?? 0) + body.data.length;
+  }
+  const hits = Object.fromEntries(Object.entries(hitSums).map(([k, v]) => [k, Math.round(v / byKind[k]!.length)]));
+  return { all, byKind, hits };
+}
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}

@@ -1,0 +1,74 @@
+// Inboxes on both planes: agents create and read their own, console members any of the project.
+import { createInbox } from '../../actors/inboxes.ts';
+import { listInboxes, type InboxCursor } from '../../storage/inboxes.ts';
+import type { ApiContext, RouteTable, Services } from '../context.ts';
+import { callerInbox, listScope } from '../inbox-access.ts';
+import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { presentInbox } from '../present/inboxes.ts';
+
+const isInboxCursor = (v: any): v is InboxCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
+
+const inboxPage = async (s: Services, ctx: ApiContext, scope: Parameters<typeof listInboxes>[1]) => {
+  const limit = pageLimit(ctx.state.query.limit);
+  const rows = await listInboxes(s.db, scope, { limit: limit + 1, after: decodeCursor(ctx.state.query.cursor, isInboxCursor) });
+  return page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+};
+
+export function inboxRoutes(s: Services): RouteTable {
+  return {
+    createInbox: async (ctx) => {
+      const auth = ctx.state.auth!;
+      const b = ctx.state.body ?? {};
+      const inbox = await createInbox(
+        s.db,
+        s.config.inboxDomain,
+        {
+          org_id: auth.org_id,
+          project_id: auth.project_id ?? (ctx.get('x-project-id') || null),
+          agent_id: auth.agent_id,
+          created_by: 'agent',
+          key_ceiling: auth.ceiling,
+          display_name: b.display_name,
+          username: b.username,
+          webhook_url: b.webhook_url,
+        },
+        s.now(),
+      );
+      ctx.status = 201;
+      ctx.body = presentInbox(inbox);
+    },
+    listInboxes: async (ctx) => {
+      const { data, has_more, next_cursor } = await inboxPage(s, ctx, await listScope(s, ctx));
+      ctx.body = { object: 'list', data: data.map(presentInbox), has_more, next_cursor };
+    },
+    getInbox: async (ctx) => {
+      ctx.body = presentInbox(await callerInbox(s, ctx));
+    },
+    adminCreateInbox: async (ctx) => {
+      const b = ctx.state.body;
+      const inbox = await createInbox(
+        s.db,
+        s.config.inboxDomain,
+        {
+          org_id: ctx.state.params.org_id!,
+          project_id: ctx.state.params.project_id!,
+          agent_id: b.agent_id,
+          created_by: 'console',
+          display_name: b.display_name,
+          username: b.username,
+          domain: b.domain,
+          domain_id: b.domain_id,
+          webhook_url: b.webhook_url,
+        },
+        s.now(),
+      );
+      ctx.status = 201;
+      ctx.body = presentInbox(inbox);
+    },
+    adminListInboxes: async (ctx) => {
+      const scope = { org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id!, agent_id: null, inbox_id: null };
+      const { data, has_more, next_cursor } = await inboxPage(s, ctx, scope);
+      ctx.body = { object: 'list', data: data.map(presentInbox), has_more, next_cursor };
+    },
+  };
+}

@@ -1,0 +1,200 @@
+// Storing a received message: once per recipient inbox, raw and parsed together, placed in a
+// thread, with its `message.received` event, all in one transaction. The SMTP server calls it
+// after DATA; internal delivery (a send to an address hosted here) calls it the same way.
+import type pg from 'pg';
+import { publishEvent } from '../../actors/events.ts';
+import type { Queue } from '../../service/queue.ts';
+import type { Pool } from '../../storage/db.ts';
+import type { InboxRow } from '../../storage/inboxes.ts';
+import { insertMessage, newAttachmentId, newMessageId, type Folder } from '../../storage/messages.ts';
+import { lockStatement, newThreadId, threadKeyLocks, withLocksHeld } from '../../storage/threads.ts';
+import { extractHtml, extractText, htmlToText } from '../extract.ts';
+import { parseMessage, type Address, type ParsedMail } from '../parse.ts';
+import { normalizeMessageId, normalizeSubject, threadLookupKeys } from '../thread.ts';
+
+export type IngestServices = { db: Pool; queue: Queue };
+
+export type IngestInput = {
+  raw: Buffer;
+  recipients: InboxRow[];
+  /** MAIL FROM of the envelope; null for the null sender (bounces). */
+  envelope_from: string | null;
+  /** Already parsed, when the caller has it. */
+  parsed?: ParsedMail;
+  folder?: Folder;
+  direction?: 'inbound' | 'outbound';
+  review_id?: string | null;
+};
+
+export type StoredMessage = { inbox: InboxRow; id: string; thread_id: string; folder: Folder; seq: number; received_at: Date };
+
+// A reply without usable references joins a same-subject thread only while that thread is this recent.
+const SUBJECT_FALLBACK_DAYS = 30;
+// The webhook body carries the text; past this it is cut and `text_truncated` says so.
+const EVENT_TEXT_LIMIT = 256 * 1024;
+
+export async function ingestMessage(s: IngestServices, input: IngestInput): Promise<StoredMessage[]> {
+  const parsed = input.parsed ?? (await parseMessage(input.raw));
+  const views = derivedViews(parsed);
+  const recipients = [...new Map(input.recipients.map((r) => [r.id, r])).values()];
+  return withLocksHeld(s.db, locksFor(recipients, views), async (tx) => {
+    const stored: StoredMessage[] = [];
+    for (const inbox of recipients) stored.push(await storeForInbox(tx, inbox, input, parsed, views));
+    // A copy filed by the sender (outbound) is not news to anyone.
+    if (input.direction !== 'outbound') {
+      // Last, and in org order: publishing holds the org's event lock until commit.
+      const byOrg = [...stored].sort((a, b) => (a.inbox.org_id < b.inbox.org_id ? -1 : a.inbox.org_id > b.inbox.org_id ? 1 : 0));
+      for (const m of byOrg) await publishEvent(tx, s.queue, receivedEvent(m, parsed, views));
+    }
+    return stored;
+  });
+}
+
+/**
+ * The same, inside the caller's transaction: internal delivery of a reviewed send stores the
+ * recipients' copies and the sender's SENT copy together with the review's outcome.
+ */
+export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: IngestInput): Promise<StoredMessage[]> {
+  const parsed = input.parsed ?? (await parseMessage(input.raw));
+  const views = derivedViews(parsed);
+  const recipients = [...new Map(input.recipients.map((r) => [r.id, r])).values()];
+  const lock = lockStatement(locksFor(recipients, views));
+  if (lock) await tx.query(lock);
+  const stored: StoredMessage[] = [];
+  for (const inbox of recipients) stored.push(await storeForInbox(tx, inbox, input, parsed, views));
+  if (input.direction !== 'outbound') {
+    const byOrg = [...stored].sort((a, b) => (a.inbox.org_id < b.inbox.org_id ? -1 : a.inbox.org_id > b.inbox.org_id ? 1 : 0));
+    for (const m of byOrg) await publishEvent(tx, queue, receivedEvent(m, parsed, views));
+  }
+  return stored;
+}
+
+type Views = {
+  extracted_text: string | null;
+  extracted_html: string | null;
+  search_addresses: string;
+  participants: string[];
+  own_key: string;
+  lookup_keys: string[];
+  normalized_subject: string;
+  reply_subject: boolean;
+};
+
+const threadKeys = (v: Views): string[] => (v.own_key ? [v.own_key, ...v.lookup_keys] : v.lookup_keys);
+
+/** Every recipient inbox's thread-key locks, in one global order. */
+function locksFor(recipients: InboxRow[], v: Views): bigint[] {
+  const keys = threadKeys(v);
+  return [...new Set(recipients.flatMap((r) => threadKeyLocks(r.id, keys)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function derivedViews(p: ParsedMail): Views {
+  const extracted_html = extractHtml(p.html);
+  // An html-only message still gets a text view, derived from its extracted html.
+  const extracted_text = p.text !== null ? extractText(p.text) : extracted_html !== null ? htmlToText(extracted_html) : null;
+  const people: Address[] = [...(p.from ? [p.from] : []), ...p.to, ...p.cc, ...p.reply_to];
+  const normalized_subject = normalizeSubject(p.subject);
+  return {
+    extracted_text,
+    extracted_html,
+    search_addresses: people.map((a) => `${a.name} ${a.email} ${a.email.replace('@', ' ')}`).join(' '),
+    participants: [...new Set([...(p.from ? [p.from] : []), ...p.to, ...p.cc].map((a) => a.email.toLowerCase()))],
+    own_key: p.message_id ? normalizeMessageId(p.message_id) : '',
+    lookup_keys: threadLookupKeys(p),
+    normalized_subject,
+    reply_subject: normalized_subject !== '' && normalized_subject !== p.subject.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase(),
+  };
+}
+
+async function storeForInbox(
+  tx: pg.PoolClient,
+  inbox: InboxRow,
+  input: IngestInput,
+  p: ParsedMail,
+  v: Views,
+): Promise<StoredMessage> {
+  const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
+  const id = newMessageId(inbox.id);
+  const folder = input.folder ?? 'INBOX';
+  const { seq, received_at, thread_id: threadId } = await insertMessage(tx, {
+    ...at,
+    id,
+    direction: input.direction ?? 'inbound',
+    folder,
+    seen: false,
+    from_name: p.from?.name ?? null,
+    from_email: p.from?.email ?? null,
+    to_addrs: p.to,
+    cc_addrs: p.cc,
+    reply_to: p.reply_to,
+    raw_from: p.raw_from,
+    raw_to: p.raw_to,
+    subject: p.subject,
+    date: p.date ? new Date(p.date) : null,
+    date_header: p.date_header,
+    message_id: p.message_id,
+    in_reply_to: p.in_reply_to,
+    references: p.references,
+    text: p.text,
+    html: p.html,
+    extracted_text: v.extracted_text,
+    extracted_html: v.extracted_html,
+    search_addresses: v.search_addresses,
+    size: input.raw.length,
+    parse_error: p.parse_error,
+    envelope_from: input.envelope_from,
+    review_id: input.review_id ?? null,
+    attachments: p.attachments.map((a) => ({
+      id: newAttachmentId(),
+      part_index: a.part_index,
+      filename: a.filename,
+      content_type: a.content_type,
+      size: a.size,
+      content_id: a.content_id,
+      inline: a.inline,
+      content: a.content,
+    })),
+    raw: input.raw,
+  }, {
+    // The message's own id too: a reply stored before the message it answers already holds it.
+    lookup: [...v.lookup_keys, ...(v.own_key ? [v.own_key] : [])],
+    subject_match: v.reply_subject && p.from
+      ? { normalized_subject: v.normalized_subject, sender: p.from.email.toLowerCase(), after: new Date(Date.now() - SUBJECT_FALLBACK_DAYS * 86_400_000) }
+      : null,
+    new_thread_id: newThreadId(),
+    keys: threadKeys(v),
+    subject: p.subject,
+    normalized_subject: v.normalized_subject,
+    participants: v.participants,
+  });
+  return { inbox, id, thread_id: threadId, folder, seq, received_at };
+}
+
+function receivedEvent(m: StoredMessage, p: ParsedMail, v: Views) {
+  const text = p.text ?? v.extracted_text ?? '';
+  const truncated = text.length > EVENT_TEXT_LIMIT;
+  return {
+    org_id: m.inbox.org_id,
+    project_id: m.inbox.project_id,
+    inbox_id: m.inbox.id,
+    agent_id: m.inbox.agent_id,
+    type: 'message.received',
+    payload: {
+      inbox: m.inbox.address,
+      message: {
+        id: m.id,
+        thread_id: m.thread_id,
+        inbox: m.inbox.address,
+        from: p.raw_from,
+        to: p.raw_to,
+        subject: p.subject,
+        text: truncated ? text.slice(0, EVENT_TEXT_LIMIT) : text,
+        ...(truncated ? { text_truncated: true } : {}),
+        date: p.date_header ?? m.received_at.toUTCString(),
+        message_id: p.message_id ?? '',
+        folder: m.folder,
+        seen: false,
+      },
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The inbound SMTP server: protocol by smtp-server, policy in ./policies, storage by ingest.
+// A 250 after DATA means the message is committed; any failure before that is a 4xx, so the
+// sending server keeps the message and retries.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import type { Config } from '../../service/config.ts';
+import type { Logger } from '../../service/logger.ts';
+import type { InboxRow } from '../../storage/inboxes.ts';
+import { ingestMessage, type IngestServices } from './ingest.ts';
+import { hostedRecipients } from './policies/hosted-recipient.ts';
+import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
+import { tryAgainLater } from './policies/smtp-error.ts';
+
+export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
+
+// Recipients accepted in the current transaction; the envelope object is replaced after each one.
+const accepted = new WeakMap<object, Map<string, InboxRow>>();
+
+export async function startInboundSmtp(
+  s: IngestServices & { config: Config; log: Logger },
+  opts: { maxMessageBytes?: number } = {},
+): Promise<InboundSmtp> {
+  const log = s.log.child({ component: 'smtp' });
+  const size = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  const tls = s.config.smtpTlsKey && s.config.smtpTlsCert
+    ? { key: fs.readFileSync(s.config.smtpTlsKey), cert: fs.readFileSync(s.config.smtpTlsCert) }
+    : null;
+
+  const hostedRecipient = hostedRecipients(s.db);
+  const options: SMTPServerOptions = {
+    name: s.config.inboxDomain,
+    banner: 'agent-inbox',
+    size,
+    rejectOversized: true,
+    authOptional: true,
+    disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    hideSTARTTLS: !tls,
+    ...(tls ?? {}),
+    // A reverse lookup per connection adds latency and nothing here uses the name.
+    disableReverseLookup: true,
+    // Replies carry RFC 3463 codes (550 5.1.1, 552 5.3.4, 451 4.3.0) that senders act on.
+    hideENHANCEDSTATUSCODES: false,
+    logger: log,
+    // Stopping waits this long for transactions in flight, then closes with 421.
+    closeTimeout: 5_000,
+
+    onRcptTo(address, session, callback) {
+      hostedRecipient(address.address).then(
+        (inbox) => {
+          let map = accepted.get(session.envelope);
+          if (!map) accepted.set(session.envelope, (map = new Map()));
+          map.set(address.address.toLowerCase(), inbox);
+          callback();
+        },
+        (err) => callback(err),
+      );
+    },
+
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+      const data = boundedCollector(size);
+      stream.on('data', (chunk: Buffer) => data.push(chunk));
+      stream.on('error', (err) => callback(tryAgainLater(`Reading the message failed (${err.message})`)));
+      stream.on('end', () => {
+        // The server answers 552 itself (rejectOversized); nothing is stored.
+        if (stream.sizeExceeded || data.oversized()) return callback(null);
+        const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
+        const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
+        ingestMessage(s, { raw: data.take(), recipients, envelope_from: envelopeFrom }).then(
+          (stored) => {
+            log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
+            callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
+          },
+          (err) => {
+            log.error({ cid: session.id, err }, 'storing a message failed');
+            callback(tryAgainLater('The message could not be stored'));
+          },
+        );
+      });
+    },
+  };
+
+  const server = new SMTPServer(options);
+  server.on('error', (err) => log.warn({ err: err.message }, 'smtp server error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(s.config.smtpPort, s.config.smtpHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.server.address() as AddressInfo;
+  log.info({ host: address.address, port: address.port, starttls: !!tls, size }, 'SMTP listening');
+  return {
+    address,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,408 @@
+import type { Executor } from './db.ts';
+import { randomToken } from './ids.ts';
+
+export type Address = { name: string; email: string };
+export const FOLDERS = ['INBOX', 'SENT', 'DRAFTS', 'TRASH', 'SPAM'] as const;
+export type Folder = (typeof FOLDERS)[number];
+
+export type MessageRow = {
+  org_id: string;
+  project_id: string;
+  inbox_id: string;
+  id: string;
+  seq: number;
+  thread_id: string;
+  direction: 'inbound' | 'outbound';
+  folder: Folder;
+  seen: boolean;
+  from_name: string | null;
+  from_email: string | null;
+  to_addrs: Address[];
+  cc_addrs: Address[];
+  reply_to: Address[];
+  raw_from: string;
+  raw_to: string;
+  subject: string;
+  date: Date | null;
+  date_header: string | null;
+  message_id: string | null;
+  in_reply_to: string | null;
+  references: string[];
+  text: string | null;
+  html: string | null;
+  extracted_text: string | null;
+  extracted_html: string | null;
+  size: number;
+  attachment_count: number;
+  parse_error: string | null;
+  envelope_from: string | null;
+  review_id: string | null;
+  received_at: Date;
+};
+
+/** A listing row: the record without its bodies, with a short preview and the attachments' metadata. */
+export type MessageSummaryRow = Omit<MessageRow, 'text' | 'html' | 'extracted_text' | 'extracted_html'> & {
+  preview: string;
+  attachments: AttachmentMeta[];
+};
+
+export type AttachmentMeta = {
+  id: string;
+  filename: string | null;
+  content_type: string;
+  size: number;
+  content_id: string | null;
+  inline: boolean;
+};
+
+// ---- Ids: a message id carries its inbox's id, so the message can be located from it alone.
+
+const ID_RANDOM = 16;
+
+export function newMessageId(inboxId: string): string {
+  return `msg_${randomToken(ID_RANDOM)}${inboxId.replace(/^inb_/, '')}`;
+}
+
+/** The inbox a message id belongs to; null when the text is not a message id. */
+export function inboxIdOfMessage(messageId: string): string | null {
+  const m = /^msg_[0-9a-z]{16}([0-9a-z_-]{1,64})$/.exec(messageId);
+  return m ? `inb_${m[1]}` : null;
+}
+
+export const newAttachmentId = (): string => `att_${randomToken(20)}`;
+
+/** Where a message lives: the org and inbox lead every key of its rows. */
+export type InboxKey = { org_id: string; inbox_id: string };
+
+// ---- Writing
+
+export type NewMessage = Omit<MessageRow, 'seq' | 'received_at' | 'attachment_count'> & {
+  search_addresses: string;
+  attachments: Array<AttachmentMeta & { part_index: number; content: Buffer }>;
+  raw: Buffer;
+};
+
+/** Where the message goes among the inbox's threads. */
+export type ThreadPlacement = {
+  /** Message-IDs (normalized) whose thread the message joins, best first. */
+  lookup: string[];
+  /** Without a match there: the most recent thread with this subject that the sender took part in since `after`. */
+  subject_match: { normalized_subject: string; sender: string; after: Date } | null;
+  /** Otherwise this new thread. */
+  new_thread_id: string;
+  /** Message-IDs the thread answers to afterwards: the message's own and those it refers to. */
+  keys: string[];
+  /** Used when the thread is new. */
+  subject: string;
+  normalized_subject: string;
+  participants: string[];
+};
+
+// A thread lists at most this many participant addresses; a mailing-list thread can have thousands.
+const MAX_PARTICIPANTS = 100;
+
+// One statement, prepared once per connection: the thread found (by Message-ID, else by subject,
+// else new), the message, its raw source, its attachments, its thread's keys, and the thread
+// created or counted one more (the message becomes its last when it is the newest). The caller
+// holds the thread-key locks (threadKeyLocks) from an earlier statement, so this statement's
+// snapshot sees every thread a concurrent message sharing a key committed.
+const INSERT_MESSAGE = `
+  WITH place AS (
+    SELECT coalesce(
+      (SELECT k.thread_id FROM thread_keys k
+        WHERE k.org_id = $1 AND k.inbox_id = $3 AND k.message_key = ANY($43::text[])
+        ORDER BY array_position($43::text[], k.message_key) LIMIT 1),
+      (SELECT t.id FROM threads t
+        WHERE $44::text IS NOT NULL AND t.org_id = $1 AND t.inbox_id = $3 AND t.normalized_subject = $44
+          AND t.updated_at > $46::timestamptz AND $45::text = ANY(t.participants)
+        ORDER BY t.updated_at DESC LIMIT 1),
+      $5::text) AS thread_id),
+  msg AS (
+    INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen,
+      from_name, from_email, to_addrs, cc_addrs, reply_to, raw_from, raw_to, subject, date, date_header,
+      message_id, in_reply_to, "references", text, html, extracted_text, extracted_html, search_addresses,
+      size, attachment_count, parse_error, envelope_from, review_id)
+    SELECT $1::text, $2::text, $3::text, $4::text, place.thread_id, $6::text, $7::text, $8::bool,
+      $9::text, $10::text, $11::jsonb, $12::jsonb, $13::jsonb, $14::text, $15::text, $16::text, $17::timestamptz, $18::text,
+      $19::text, $20::text, $21::text[], $22::text, $23::text, $24::text, $25::text, $26::text,
+      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text
+      FROM place
+    RETURNING seq, received_at, thread_id),
+  src AS (
+    INSERT INTO message_sources (org_id, project_id, inbox_id, message_id, raw) VALUES ($1, $2, $3, $4, $31)),
+  att AS (
+    INSERT INTO attachments (org_id, project_id, inbox_id, message_id, id, part_index, filename, content_type, size,
+                             content_id, inline, content)
+    SELECT $1, $2, $3, $4, a.id, a.part_index, a.filename, a.content_type, a.size, a.content_id, a.inline, a.content
+      FROM unnest($33::text[], $34::int[], $35::text[], $36::text[], $37::int[], $38::text[], $39::bool[], $40::bytea[])
+        AS a(id, part_index, filename, content_type, size, content_id, inline, content)),
+  keys AS (
+    INSERT INTO thread_keys (org_id, project_id, inbox_id, message_key, thread_id)
+    SELECT DISTINCT $1, $2, $3, k, msg.thread_id FROM unnest($41::text[]) k, msg
+    ON CONFLICT (org_id, inbox_id, message_key) DO NOTHING),
+  thr AS (
+    INSERT INTO threads AS t (org_id, project_id, inbox_id, id, subject, normalized_subject, participants,
+                              message_count, last_message_id, last_seq, created_at, updated_at)
+    SELECT $1, $2, $3, msg.thread_id, $42::text, $47::text,
+           ARRAY(SELECT DISTINCT p FROM unnest($32::text[]) p LIMIT ${MAX_PARTICIPANTS}),
+           1, $4, msg.seq, msg.received_at, msg.received_at
+      FROM msg
+    ON CONFLICT (org_id, inbox_id, id) DO UPDATE SET
+      message_count = t.message_count + 1,
+      last_message_id = CASE WHEN EXCLUDED.last_seq > t.last_seq THEN EXCLUDED.last_message_id ELSE t.last_message_id END,
+      last_seq = greatest(t.last_seq, EXCLUDED.last_seq),
+      updated_at = greatest(t.updated_at, EXCLUDED.updated_at),
+      participants = CASE WHEN cardinality(t.participants) >= ${MAX_PARTICIPANTS} THEN t.participants
+        ELSE ARRAY(SELECT DISTINCT p FROM unnest(t.participants || EXCLUDED.participants) p LIMIT ${MAX_PARTICIPANTS}) END)
+  SELECT seq, received_at, thread_id FROM msg`;
+
+/**
+ * Writes the message with its raw source and attachments, placed in its thread; returns its
+ * sequence, receive time and thread.
+ */
+export async function insertMessage(
+  tx: Executor,
+  m: Omit<NewMessage, 'thread_id'>,
+  place: ThreadPlacement,
+): Promise<{ seq: number; received_at: Date; thread_id: string }> {
+  const a = m.attachments;
+  const { rows } = await tx.query<{ seq: number; received_at: Date; thread_id: string }>({
+    name: 'mailbox-insert-message',
+    text: INSERT_MESSAGE,
+    values: [m.org_id, m.project_id, m.inbox_id, m.id, place.new_thread_id, m.direction, m.folder, m.seen,
+      m.from_name, m.from_email, JSON.stringify(m.to_addrs), JSON.stringify(m.cc_addrs), JSON.stringify(m.reply_to),
+      m.raw_from, m.raw_to, m.subject, m.date, m.date_header, m.message_id, m.in_reply_to, m.references,
+      m.text, m.html, m.extracted_text, m.extracted_html, m.search_addresses, m.size,
+      m.parse_error, m.envelope_from, m.review_id, m.raw, place.participants,
+      a.map((x) => x.id), a.map((x) => x.part_index), a.map((x) => x.filename), a.map((x) => x.content_type),
+      a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), a.map((x) => x.content),
+      place.keys, place.subject, place.lookup,
+      place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
+      place.normalized_subject],
+  });
+  return rows[0]!;
+}
+
+// ---- Reading
+
+const SUMMARY_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_id, m.direction, m.folder, m.seen,
+  m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
+  m.message_id, m.in_reply_to, m."references", m.size, m.attachment_count, m.parse_error, m.envelope_from, m.review_id,
+  m.received_at,
+  left(regexp_replace(coalesce(m.extracted_text, m.text, ''), '\\s+', ' ', 'g'), 200) AS preview,
+  CASE WHEN m.attachment_count = 0 THEN '[]'::json ELSE (
+    SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size', a.size,
+             'content_id', a.content_id, 'inline', a.inline) ORDER BY a.part_index)
+      FROM attachments a WHERE a.org_id = m.org_id AND a.inbox_id = m.inbox_id AND a.message_id = m.id) END AS attachments`;
+
+const FULL_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_id, m.direction, m.folder, m.seen,
+  m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
+  m.message_id, m.in_reply_to, m."references", m.text, m.html, m.extracted_text, m.extracted_html, m.size,
+  m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.received_at`;
+
+export async function findMessage(db: Executor, at: InboxKey, id: string): Promise<MessageRow | null> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${FULL_COLUMNS} FROM messages m WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.id = $3`,
+    [at.org_id, at.inbox_id, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Newest first, by insertion sequence; `before` is the last sequence of the previous page. */
+export async function listMessages(
+  db: Executor,
+  at: InboxKey,
+  q: { folder: Folder; limit: number; before: number | null },
+): Promise<MessageSummaryRow[]> {
+  const { rows } = await db.query<MessageSummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM messages m
+      WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.folder = $3 AND ($4::bigint IS NULL OR m.seq < $4)
+      ORDER BY m.seq DESC LIMIT $5`,
+    [at.org_id, at.inbox_id, q.folder, q.before, q.limit],
+  );
+  return rows;
+}
+
+export async function findMessageWithAttachments(
+  db: Executor,
+  at: InboxKey,
+  id: string,
+): Promise<{ message: MessageRow; attachments: AttachmentMeta[] } | null> {
+  const message = await findMessage(db, at, id);
+  if (!message) return null;
+  return { message, attachments: message.attachment_count > 0 ? await listAttachments(db, at, id) : [] };
+}
+
+export async function findMessageSource(db: Executor, at: InboxKey, id: string): Promise<Buffer | null> {
+  const { rows } = await db.query<{ raw: Buffer }>(
+    'SELECT raw FROM message_sources WHERE org_id = $1 AND inbox_id = $2 AND message_id = $3',
+    [at.org_id, at.inbox_id, id],
+  );
+  return rows[0]?.raw ?? null;
+}
+
+export async function listAttachments(db: Executor, at: InboxKey, messageId: string): Promise<AttachmentMeta[]> {
+  const { rows } = await db.query<AttachmentMeta>(
+    `SELECT id, filename, content_type, size, content_id, inline FROM attachments
+      WHERE org_id = $1 AND inbox_id = $2 AND message_id = $3 ORDER BY part_index`,
+    [at.org_id, at.inbox_id, messageId],
+  );
+  return rows;
+}
+
+/** Attachments of several messages, by message id. */
+export async function listAttachmentsOf(db: Executor, at: InboxKey, messageIds: string[]): Promise<Map<string, AttachmentMeta[]>> {
+  const { rows } = await db.query<AttachmentMeta & { message_id: string }>(
+    `SELECT message_id, id, filename, content_type, size, content_id, inline FROM attachments
+      WHERE org_id = $1 AND inbox_id = $2 AND message_id = ANY($3::text[]) ORDER BY message_id, part_index`,
+    [at.org_id, at.inbox_id, messageIds],
+  );
+  const byMessage = new Map<string, AttachmentMeta[]>();
+  for (const { message_id, ...a } of rows) {
+    const list = byMessage.get(message_id);
+    if (list) list.push(a);
+    else byMessage.set(message_id, [a]);
+  }
+  return byMessage;
+}
+
+export async function findAttachment(
+  db: Executor,
+  at: InboxKey,
+  messageId: string,
+  id: string,
+): Promise<(AttachmentMeta & { content: Buffer }) | null> {
+  const { rows } = await db.query<AttachmentMeta & { content: Buffer }>(
+    `SELECT id, filename, content_type, size, content_id, inline, content FROM attachments
+      WHERE org_id = $1 AND inbox_id = $2 AND message_id = $3 AND id = $4`,
+    [at.org_id, at.inbox_id, messageId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Every message of a thread, oldest first. */
+export async function listThreadMessages(db: Executor, at: InboxKey, threadId: string): Promise<MessageRow[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${FULL_COLUMNS} FROM messages m WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.thread_id = $3 ORDER BY m.seq`,
+    [at.org_id, at.inbox_id, threadId],
+  );
+  return rows;
+}
+
+// ---- Batch update
+
+export type MessageUpdate = { id: string; seen?: boolean; folder?: Folder };
+
+/**
+ * Applies every update or none: when an id is not a message of the inbox nothing changes and
+ * the missing ids are returned.
+ */
+export async function updateMessages(
+  tx: Executor,
+  at: InboxKey,
+  updates: MessageUpdate[],
+): Promise<{ missing: string[]; updated: MessageSummaryRow[] }> {
+  const ids = updates.map((u) => u.id);
+  const { rows: found } = await tx.query<{ id: string }>(
+    'SELECT id FROM messages WHERE org_id = $1 AND inbox_id = $2 AND id = ANY($3::text[]) FOR UPDATE',
+    [at.org_id, at.inbox_id, ids],
+  );
+  const present = new Set(found.map((r) => r.id));
+  const missing = [...new Set(ids.filter((id) => !present.has(id)))];
+  if (missing.length > 0) return { missing, updated: [] };
+  // Later entries for the same id win, as if applied in order.
+  await tx.query(
+    `UPDATE messages m SET seen = coalesce(u.seen, m.seen), folder = coalesce(u.folder, m.folder)
+       FROM (SELECT DISTINCT ON (id) id, seen, folder
+               FROM unnest($3::text[], $4::bool[], $5::text[]) WITH ORDINALITY AS x(id, seen, folder, n)
+              ORDER BY id, n DESC) u
+      WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.id = u.id`,
+    [at.org_id, at.inbox_id, ids, updates.map((u) => u.seen ?? null), updates.map((u) => u.folder ?? null)],
+  );
+  const { rows } = await tx.query<MessageSummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM messages m
+      WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.id = ANY($3::text[])
+      ORDER BY array_position($3::text[], m.id)`,
+    [at.org_id, at.inbox_id, [...new Set(ids)]],
+  );
+  return { missing: [], updated: rows };
+}
+
+// ---- Search
+
+export type SearchQuery = {
+  q: string | null;
+  from: string | null;
+  to: string | null;
+  subject: string | null;
+  folder: Folder | null;
+  after: Date | null;
+  before: Date | null;
+  has_attachment: boolean | null;
+  limit: number;
+  offset: number;
+};
+
+// Full-text ranking reads every candidate's vector; the candidates are the newest matches up to
+// this many, so a word found in half of a 100,000-message inbox costs what a rare one does.
+export const SEARCH_RANKED_WINDOW = 1000;
+
+const SEARCH_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
+        AND ($4::text IS NULL OR position(lower($4) IN lower(coalesce(m.from_email, '') || ' ' || coalesce(m.from_name, ''))) > 0)
+        AND ($5::text IS NULL OR EXISTS (
+              SELECT 1 FROM jsonb_array_elements(m.to_addrs || m.cc_addrs) a
+               WHERE position(lower($5) IN lower(coalesce(a->>'email', '') || ' ' || coalesce(a->>'name', ''))) > 0))
+        AND ($6::text IS NULL OR position(lower($6) IN lower(m.subject)) > 0)
+        AND ($7::text IS NULL OR m.folder = $7)
+        AND ($8::timestamptz IS NULL OR m.received_at >= $8)
+        AND ($9::timestamptz IS NULL OR m.received_at < $9)
+        AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)`;
+
+/**
+ * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
+ * newest SEARCH_RANKED_WINDOW matches, ranked; without `q`, the filtered messages newest first.
+ * The page's rows are read in full only after the page is chosen.
+ */
+export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
+  const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset];
+  const hits = s.q === null
+    ? `SELECT m.id, m.seq, 0::real AS rank FROM messages m WHERE $3::text IS NULL AND ${SEARCH_FILTERS}
+        ORDER BY m.seq DESC LIMIT $11 OFFSET $12`
+    : `SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
+         FROM (SELECT m.id, m.seq, m.search FROM messages m
+                WHERE ${SEARCH_FILTERS} AND m.search @@ websearch_to_tsquery('english', $3)
+                ORDER BY m.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`;
+  const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
+    `WITH hits AS (${hits})
+     SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits
+       JOIN messages m ON m.org_id = $1 AND m.inbox_id = $2 AND m.id = hits.id
+      ORDER BY hits.rank DESC, hits.seq DESC`,
+    values,
+  );
+  return rows;
+}
+
+// ---- Waiting for a message
+
+export type ArrivalFilter = { since: Date; from: string | null; subject_contains: string | null; exclude: string[] };
+
+/** Inbound messages received after `since` that match, earliest first. */
+export async function findArrivals(db: Executor, at: InboxKey, f: ArrivalFilter, limit: number): Promise<MessageRow[]> {
+  const { rows } = await db.query<MessageRow>(
+    `SELECT ${FULL_COLUMNS} FROM messages m
+      WHERE m.org_id = $1 AND m.inbox_id = $2 AND m.received_at > $3 AND m.direction = 'inbound'
+        AND ($4::text IS NULL OR position(lower($4) IN lower(coalesce(m.from_email, '') || ' ' || coalesce(m.from_name, ''))) > 0)
+        AND ($5::text IS NULL OR position(lower($5) IN lower(m.subject)) > 0)
+        AND NOT (m.id = ANY($6::text[]))
+      ORDER BY m.received_at, m.seq LIMIT $7`,
+    [at.org_id, at.inbox_id, f.since, f.from, f.subject_contains, f.exclude, limit],
+  );
+  return rows;
+}
+
+/** The database clock: the one every process shares, used as a wait's default `since`. */
+export async function databaseNow(db: Executor): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>("SELECT date_trunc('milliseconds', clock_timestamp()) AS now");
+  return rows[0]!.now;
+}
