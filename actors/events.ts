@@ -1,9 +1,56 @@
 // Publishing an event: append it to the log in the caller's transaction, together with the
 // delivery work it causes, so the change, its event and its deliveries commit as one.
 import type pg from 'pg';
+import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
 import { appendEvent, type EventRow, type NewEvent } from '../storage/events.ts';
+import { newId } from '../storage/ids.ts';
+import { insertDelivery, subscribedWebhooks } from '../storage/webhooks.ts';
 import type { Queue } from '../service/queue.ts';
+import { enqueueDelivery } from './workers/webhook-delivery.ts';
 
-export async function publishEvent(tx: pg.ClientBase, _queue: Queue, event: NewEvent): Promise<EventRow> {
-  return appendEvent(tx, event);
+/**
+ * The payload of `message.received`: the members of the contract's webhook body beyond `event`,
+ * `id` and `created_at`, with `from` and `to` as the raw header strings.
+ */
+export type MessageReceivedPayload = {
+  inbox: string;
+  message: {
+    id: string;
+    thread_id: string;
+    inbox: string;
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    date: string;
+    message_id: string;
+    folder: string;
+    seen: boolean;
+  };
+};
+
+/**
+ * Appends the event and, for an event about an inbox, one delivery per subscribed active webhook,
+ * each with its job. Workers are woken when the transaction commits. Publish as the last write of
+ * the transaction (see appendEvent).
+ */
+export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEvent): Promise<EventRow> {
+  // Read before appendEvent takes the org's event lock, which is then held only to the commit.
+  const hooks = event.inbox_id && WEBHOOK_EVENT_TYPES.includes(event.type)
+    ? await subscribedWebhooks(tx, { org_id: event.org_id, type: event.type, inbox_id: event.inbox_id })
+    : [];
+  const row = await appendEvent(tx, event);
+  for (const w of hooks) {
+    const delivery = await insertDelivery(tx, {
+      org_id: w.org_id,
+      project_id: w.project_id,
+      id: newId('whd'),
+      webhook_id: w.id,
+      event_id: row.id,
+      event_type: row.type,
+      redelivery_of: null,
+    });
+    await enqueueDelivery(tx, queue, { org_id: delivery.org_id, delivery_id: delivery.id, attempt: 1 });
+  }
+  return row;
 }

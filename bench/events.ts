@@ -1,0 +1,181 @@
+// `npm run bench -- events [--messages N] [--clients N] [--rounds N]`
+// 1. Webhook latency: from the end of SMTP DATA (the client's final ".") to the moment the webhook
+//    receiver gets the POST, one message at a time over one SMTP connection.
+// 2. Stream fan-out: N open SSE clients, one event (sent over SMTP), the time until every client has it.
+// Everything runs in this process on one PostgreSQL (DATABASE_URL, or an embedded one in a temp folder).
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { issueEnrollmentToken } from '../actors/enrollment.ts';
+import { createOrgWithOwner } from '../actors/tenancy.ts';
+import { loadConfig } from '../service/config.ts';
+import { startService } from '../service/start.ts';
+import { openEmbedded } from '../storage/embedded.ts';
+import { openStream } from '../test/events/sse-client.ts';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/** A minimal SMTP client that reports when the end-of-data marker left. */
+async function smtpSession(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  let buffer = '';
+  const waiting: Array<(reply: string) => void> = [];
+  socket.on('data', (chunk) => {
+    buffer += chunk.toString('utf8');
+    let m: RegExpExecArray | null;
+    while ((m = /^(\d{3}) .*\r\n/m.exec(buffer))) {
+      const end = m.index + m[0].length;
+      const reply = buffer.slice(0, end);
+      buffer = buffer.slice(end);
+      waiting.shift()?.(reply);
+    }
+  });
+  const reply = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const command = async (line: string, expect: RegExp) => {
+    const r = reply();
+    socket.write(`${line}\r\n`);
+    const got = await r;
+    if (!expect.test(got)) throw new Error(`SMTP ${line.split(' ')[0]}: ${got.trim()}`);
+  };
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const banner = await reply();
+  if (!banner.startsWith('220')) throw new Error(`SMTP banner: ${banner}`);
+  await command('EHLO bench.example', /^250/);
+  return {
+    /** Sends one message; resolves with the time the final "." was written, after the 250. */
+    async send(to: string, subject: string): Promise<number> {
+      await command('MAIL FROM:<bench@example.com>', /^250/);
+      await command(`RCPT TO:<${to}>`, /^250/);
+      await command('DATA', /^354/);
+      const message = [
+        'From: Bench <bench@example.com>',
+        `To: ${to}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${subject}@bench.example>`,
+        `Date: ${new Date().toUTCString()}`,
+        '',
+        'Your code is 123456.',
+      ].join('\r\n');
+      const done = reply();
+      socket.write(`${message}\r\n`);
+      const endOfData = performance.now();
+      socket.write('.\r\n');
+      const got = await done;
+      if (!got.startsWith('250')) throw new Error(`SMTP end of DATA: ${got.trim()}`);
+      return endOfData;
+    },
+    close: () => socket.end('QUIT\r\n'),
+  };
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { messages: { type: 'string', default: '200' }, clients: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '5' } },
+  });
+  const messages = Number(values.messages);
+  const clients = Number(values.clients);
+  const rounds = Number(values.rounds);
+
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-'));
+  // The embedded server may run as its own user (when started as root), which must reach the folder.
+  await fs.chmod(tmp, 0o755);
+  const embedded = process.env.DATABASE_URL ? null : await openEmbedded({ dataDir: path.join(tmp, 'pg'), database: 'bench' });
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    DATA_DIR: tmp,
+    INBOX_DOMAIN: 'bench.test',
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const svc = await startService(config, { databaseUrl: process.env.DATABASE_URL ?? embedded!.url });
+  const base = svc.httpUrl!;
+  const post = async (p: string, body: unknown, token?: string) => {
+    const res = await fetch(base + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
+  const token = await issueEnrollmentToken(svc.services.db, { org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
+  const { agent_key: key } = await post('/v1/enroll', { token: token.raw, agent_handle: 'bench-agent' });
+  const inbox = await post('/v1/inboxes', { username: 'bench' }, key);
+
+  // The webhook receiver: arrival time per subject.
+  const arrivals = new Map<string, number>();
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      res.end('ok');
+      const subject = JSON.parse(Buffer.concat(chunks).toString('utf8')).message.subject as string;
+      arrivals.set(subject, at);
+      waiters.get(subject)?.();
+    });
+  });
+  const waiters = new Map<string, () => void>();
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await post('/v1/webhooks', { url: `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`, inbox: inbox.address }, key);
+
+  const smtp = await smtpSession(svc.smtpPort!);
+  const latencies: number[] = [];
+  for (let i = 0; i < messages + 10; i++) {
+    const subject = `bench-${i}`;
+    const arrived = new Promise<void>((resolve) => waiters.set(subject, resolve));
+    const endOfData = await smtp.send(inbox.address, subject);
+    await arrived;
+    // The first ten warm connections and caches up.
+    if (i >= 10) latencies.push(arrivals.get(subject)! - endOfData);
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(`webhook: SMTP end of DATA → receiver request, ${messages} messages one at a time`);
+  console.log(`  p50 ${ms(percentile(latencies, 50))}  p99 ${ms(percentile(latencies, 99))}  max ${ms(latencies[latencies.length - 1]!)}  (target p50 < 50 ms)`);
+
+  // Fan-out: every client holds a stream; each round sends one message and waits for all to have it.
+  const opened = performance.now();
+  const streams = [];
+  for (let i = 0; i < clients; i += 100) {
+    streams.push(...(await Promise.all(Array.from({ length: Math.min(100, clients - i) }, () => openStream(base, '/v1/events/stream?types=message.received', { token: key })))));
+  }
+  const bad = streams.filter((s) => s.status !== 200);
+  if (bad.length) throw new Error(`${bad.length} streams failed to open: ${bad[0]!.status} ${bad[0]!.body}`);
+  console.log(`stream: ${clients} SSE clients open in ${ms(performance.now() - opened)}`);
+  const fanout: number[] = [];
+  const firsts: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const subject = `fanout-${round}`;
+    const all = Promise.all(streams.map((s) => s.waitForEvents(round + 1, 30_000)));
+    const endOfData = await smtp.send(inbox.address, subject);
+    await all;
+    const times = streams.map((s) => s.events[round]!.at - endOfData);
+    fanout.push(Math.max(...times));
+    firsts.push(Math.min(...times));
+  }
+  fanout.sort((a, b) => a - b);
+  console.log(`stream: one event (SMTP end of DATA) → all ${clients} clients have it, ${rounds} rounds`);
+  console.log(
+    `  median ${ms(percentile(fanout, 50))}  worst ${ms(fanout[fanout.length - 1]!)}  (first client after ${ms(Math.min(...firsts))})  (target < 200 ms)`,
+  );
+
+  for (const s of streams) s.close();
+  smtp.close();
+  receiver.close();
+  await svc.stop();
+  await embedded?.stop();
+  await fs.rm(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,60 @@
+// Which events a key's scope (see inbox-scope.ts) reaches. An org key: its org (or the picked
+// project); a project key: its project's events about its own agent's inboxes, plus the project's
+// events about no inbox that are its agent's or nobody's; an inbox key: events about its inbox only.
+import type { Scope } from './inbox-scope.ts';
+
+export const EVENT_TYPES = [
+  'message.received',
+  'review.created',
+  'review.needs_review',
+  'review.in_review',
+  'review.chat',
+  'review.approved',
+  'review.rejected',
+  'review.edited',
+  'review.stale',
+  'review.reconfirmed',
+  'review.sent',
+  'review.auto_sent',
+  'review.failed',
+  'review.stalled',
+  'review.cancelled',
+  'review.front_run_next',
+  'review.recheck_category',
+  'review.rule_changed',
+  'category.graduated',
+  'category.demoted',
+  'rule.created',
+  'rule.superseded',
+  'rule.undone',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The only type a webhook may subscribe to (contract, Events: Subscribing). */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = ['message.received'];
+
+export type ScopedEvent = {
+  org_id: string;
+  project_id: string;
+  inbox_id: string | null;
+  agent_id: string | null;
+  /** The agent owning `inbox_id`, when there is one. */
+  inbox_agent_id: string | null;
+};
+
+export function canSeeEvent(scope: Scope, e: ScopedEvent): boolean {
+  if (e.org_id !== scope.org_id) return false;
+  if (scope.project_id !== null && e.project_id !== scope.project_id) return false;
+  if (scope.inbox_id !== null) return e.inbox_id === scope.inbox_id;
+  if (scope.agent_id === null) return true;
+  if (e.inbox_id !== null) return e.inbox_agent_id === scope.agent_id;
+  return e.agent_id === null || e.agent_id === scope.agent_id;
+}
+
+/** Parses a `types` filter (comma-separated); null means every type. */
+export function parseTypeFilter(raw: string | undefined): { types: Set<string> | null; unknown: string[] } {
+  if (raw === undefined || raw.trim() === '') return { types: null, unknown: [] };
+  const list = raw.split(',').map((t) => t.trim()).filter(Boolean);
+  const known = new Set<string>(EVENT_TYPES);
+  return { types: new Set(list), unknown: list.filter((t) => !known.has(t)) };
+}

@@ -1,0 +1,192 @@
+// The live event stream over real HTTP: live delivery, resume without loss or repeats, reach.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { addInbox, publish, receiveMessage } from './helpers.ts';
+import { openStream, type SseClient } from './sse-client.ts';
+
+const svc = await startTestService({ roles: ['api'], env: { SSE_HEARTBEAT_SECONDS: '0.3', RATE_LIMIT_PER_MINUTE: '10000' } });
+const tenant = await createTenant(svc);
+const other = await createTenant(svc);
+const agent = await tenant.enroll('stream-agent');
+const sibling = await tenant.enroll('stream-sibling');
+const outsider = await other.enroll('stream-outsider');
+const inbox = await addInbox(svc, tenant, agent.agentId);
+const siblingInbox = await addInbox(svc, tenant, sibling.agentId);
+const outsiderInbox = await addInbox(svc, other, outsider.agentId);
+
+const streams: SseClient[] = [];
+async function stream(key: string, path = '/v1/events/stream', headers: Record<string, string> = {}): Promise<SseClient> {
+  const s = await openStream(svc.url, path, { token: key, headers });
+  streams.push(s);
+  return s;
+}
+
+const reviewEvent = (t: Tenant, agentId: string, inboxId: string | null, n: number) =>
+  publish(svc, { org_id: t.orgId, project_id: t.projectId, inbox_id: inboxId, agent_id: agentId, type: 'review.sent', payload: { review_id: `rr_${n}`, state: 'sent' } });
+
+describe('the event stream', () => {
+  test('sends events live as event, id and data frames of text/event-stream', async () => {
+    const s = await stream(agent.agentKey);
+    assert.equal(s.status, 200);
+    assert.match(String(s.headers['content-type']), /^text\/event-stream/);
+    assert.match(String(s.headers['cache-control']), /no-cache/);
+    assert.equal(s.headers['content-encoding'], undefined);
+    const row = await receiveMessage(svc, inbox, 'Live one');
+    const [ev] = await s.waitForEvents(1);
+    assert.equal(ev!.event, 'message.received');
+    assert.equal(ev!.id, `evt_${row.id}`);
+    const data = JSON.parse(ev!.data);
+    assert.equal(data.event, 'message.received');
+    assert.equal(data.id, `evt_${row.id}`);
+    assert.equal(data.inbox, inbox.address);
+    assert.equal(data.inbox_id, inbox.id);
+    assert.equal(data.message.subject, 'Live one');
+    assert.equal(data.created_at, row.created_at.toISOString());
+    s.close();
+  });
+
+  test('a client reconnecting with Last-Event-ID gets exactly the events it missed, in order, none twice', async () => {
+    const first = await stream(agent.agentKey);
+    const a = await receiveMessage(svc, inbox);
+    const b = await reviewEvent(tenant, agent.agentId, inbox.id, 1);
+    const seen = await first.waitForEvents(2);
+    assert.deepEqual(seen.map((e) => e.id), [`evt_${a.id}`, `evt_${b.id}`]);
+    first.close();
+
+    const missed = [await receiveMessage(svc, inbox), await reviewEvent(tenant, agent.agentId, null, 2), await receiveMessage(svc, inbox)];
+    // Interleaved events it may not see are skipped, not counted.
+    await receiveMessage(svc, siblingInbox);
+    await receiveMessage(svc, outsiderInbox);
+    const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': `evt_${b.id}` });
+    await resumed.waitForEvents(3);
+    const live = await receiveMessage(svc, inbox);
+    const all = await resumed.waitForEvents(4);
+    assert.deepEqual(all.map((e) => e.id), [...missed, live].map((r) => `evt_${r.id}`));
+    await reviewEvent(tenant, agent.agentId, inbox.id, 3);
+    await resumed.waitForEvents(5);
+    const ids = resumed.events.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event twice');
+    assert.deepEqual([...ids].sort((x, y) => Number(x!.slice(4)) - Number(y!.slice(4))), ids, 'in order');
+    resumed.close();
+  });
+
+  test('last_event_id in the query resumes too, and the Last-Event-ID header wins over it', async () => {
+    const a = await receiveMessage(svc, inbox);
+    const b = await receiveMessage(svc, inbox);
+    const byQuery = await stream(agent.agentKey, `/v1/events/stream?last_event_id=evt_${a.id}`);
+    const [ev] = await byQuery.waitForEvents(1);
+    assert.equal(ev!.id, `evt_${b.id}`);
+    const bothWays = await stream(agent.agentKey, `/v1/events/stream?last_event_id=evt_${a.id - 1}`, { 'last-event-id': String(a.id) });
+    const [first] = await bothWays.waitForEvents(1);
+    assert.equal(first!.id, `evt_${b.id}`, 'the header (a bare number is accepted) decides');
+    byQuery.close();
+    bothWays.close();
+  });
+
+  test('never shows another tenant\'s events, nor a sibling agent\'s inbox', async () => {
+    const mine = await stream(agent.agentKey);
+    const theirs = await stream(outsider.agentKey);
+    const siblings = await stream(sibling.agentKey);
+    await receiveMessage(svc, outsiderInbox, 'for the outsider');
+    await receiveMessage(svc, siblingInbox, 'for the sibling');
+    await reviewEvent(tenant, sibling.agentId, null, 4);
+    const own = await receiveMessage(svc, inbox, 'for me');
+    const [ev] = await mine.waitForEvents(1);
+    assert.equal(ev!.id, `evt_${own.id}`);
+    const [t] = await theirs.waitForEvents(1);
+    assert.equal(JSON.parse(t!.data).message.subject, 'for the outsider');
+    const s = await siblings.waitForEvents(2);
+    assert.deepEqual(s.map((e) => e.event), ['message.received', 'review.sent']);
+    // Resuming from the very start replays the outsider's own events only, up to the newest.
+    const replay = await stream(outsider.agentKey, '/v1/events/stream', { 'last-event-id': 'evt_0' });
+    const marker = await receiveMessage(svc, outsiderInbox, 'marker');
+    await waitFor(() => replay.events.some((e) => e.id === `evt_${marker.id}`), 'the replay up to the marker');
+    assert.ok(replay.events.length >= 3);
+    assert.ok(replay.events.every((e) => JSON.parse(e.data).inbox_id === outsiderInbox.id));
+    assert.equal(mine.events.length, 1);
+    for (const c of [mine, theirs, siblings, replay]) c.close();
+  });
+
+  test('an inbox key sees only events about its inbox', async () => {
+    const r = await svc.api.post(`/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}/agents/${agent.agentId}/keys`, { ceiling: 'inbox', inbox_id: inbox.id }, tenant.consoleToken);
+    assert.equal(r.status, 201, r.text);
+    const second = await addInbox(svc, tenant, agent.agentId);
+    const s = await stream(r.body.key);
+    await receiveMessage(svc, second);
+    await reviewEvent(tenant, agent.agentId, null, 5);
+    const own = await receiveMessage(svc, inbox);
+    const [ev] = await s.waitForEvents(1);
+    assert.equal(ev!.id, `evt_${own.id}`);
+    s.close();
+  });
+
+  test('types filters the event types sent', async () => {
+    const s = await stream(agent.agentKey, '/v1/events/stream?types=review.sent');
+    await receiveMessage(svc, inbox);
+    const review = await reviewEvent(tenant, agent.agentId, inbox.id, 6);
+    const [ev] = await s.waitForEvents(1);
+    assert.equal(ev!.event, 'review.sent');
+    assert.equal(ev!.id, `evt_${review.id}`);
+    assert.equal(JSON.parse(ev!.data).review_id, 'rr_6');
+    s.close();
+  });
+
+  test('sends heartbeat comments while idle', async () => {
+    const s = await stream(agent.agentKey);
+    await s.waitForComment(/^heartbeat$/, 3_000);
+    assert.equal(s.events.length, 0);
+    s.close();
+  });
+
+  test('refuses a malformed resume id, an unknown type and a missing key', async () => {
+    const badId = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': 'yesterday' });
+    assert.equal(badId.status, 400);
+    const problem = JSON.parse(badId.body);
+    assert.equal(problem.code, 'bad_request');
+    assert.equal(problem.errors[0].field, 'last_event_id');
+    const badType = await stream(agent.agentKey, '/v1/events/stream?types=message.recieved');
+    assert.equal(badType.status, 400);
+    assert.equal(JSON.parse(badType.body).errors[0].field, 'types');
+    const noKey = await openStream(svc.url, '/v1/events/stream');
+    assert.equal(noKey.status, 401);
+  });
+
+  test('under concurrent publishing every event arrives once and in order, also on a second API process', async () => {
+    const second = await startTestService({ roles: ['api'], databaseUrl: svc.databaseUrl, env: { RATE_LIMIT_PER_MINUTE: '10000' } });
+    const here = await stream(agent.agentKey);
+    const there = await openStream(second.url, '/v1/events/stream', { token: agent.agentKey });
+    streams.push(there);
+    const published = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? receiveMessage(svc, inbox) : reviewEvent(tenant, agent.agentId, inbox.id, 100 + i))));
+    const expected = published.map((r) => r.id).sort((x, y) => x - y).map((id) => `evt_${id}`);
+    for (const c of [here, there]) {
+      await c.waitForEvents(40);
+      assert.deepEqual(c.events.map((e) => e.id), expected);
+    }
+    here.close();
+    there.close();
+  });
+
+  test('many open streams share one LISTEN connection, and all get the event', async () => {
+    const countConnections = async () => {
+      const { rows } = await svc.services.db.query(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE application_name = 'agent-inbox-listen')::int AS listen
+           FROM pg_stat_activity WHERE datname = current_database()`,
+      );
+      return rows[0] as { total: number; listen: number };
+    };
+    const before = await countConnections();
+    const many = await Promise.all(Array.from({ length: 60 }, () => stream(agent.agentKey)));
+    const during = await countConnections();
+    assert.equal(during.listen, 1);
+    // The pool holds at most 20 connections; 60 streams did not each take one.
+    assert.ok(during.total - before.total <= 20, `${before.total} → ${during.total} connections`);
+    const row = await receiveMessage(svc, inbox);
+    await Promise.all(many.map((s) => s.waitForEvents(1)));
+    assert.ok(many.every((s) => s.events[0]!.id === `evt_${row.id}`));
+    for (const s of many) s.close();
+  });
+});
+
+process.on('exit', () => streams.forEach((s) => s.close()));
