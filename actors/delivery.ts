@@ -1,0 +1,260 @@
+// The delivery actor: sends an approved (or released) review exactly once and feeds the outcome
+// back to the review machine.
+//
+// Where a recipient's mail goes: an address hosted here is delivered internally through the same
+// ingestion path as inbound SMTP; any other goes to the relay (SMTP_URL) or, with no relay, to the
+// local outbox. The sender's copy lands in its SENT folder with the review id.
+//
+// Exactly once: a session lock per review means one worker at a time; an attempt row per revision
+// fixes the Message-ID and records how far the relay conversation got. `connecting`: nothing was
+// handed over, so a retry sends. `data`: the relay may hold the message, so a retry never sends;
+// it parks the review (`delivery_unknown`) for reconciliation by Message-ID. Internal delivery and
+// the outbox commit in the same transaction as the outcome, so they cannot half-happen.
+import type pg from 'pg';
+import { MAX_DEFERRALS } from '../machines/policy/delivery-outcome.ts';
+import type { Recipient } from '../machines/policy/send-body.ts';
+import type { ReviewEvent } from '../machines/review-request.ts';
+import { composeMessage } from '../mail/outbound/compose.ts';
+import { RelayError, parseSmtpUrl, sendViaRelay, type RelayConfig } from '../mail/outbound/relay.ts';
+import { signUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
+import { ingestMessageIn } from '../mail/inbound/ingest.ts';
+import { parseMessage } from '../mail/parse.ts';
+import type { Config } from '../service/config.ts';
+import { encryptionKey } from '../service/encryption.ts';
+import type { Logger } from '../service/logger.ts';
+import type { Queue } from '../service/queue.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import { newId } from '../storage/ids.ts';
+import { findInbox, findInboxesByAddress, type InboxRow } from '../storage/inboxes.ts';
+import { findMessageSource } from '../storage/messages.ts';
+import {
+  findDelivery,
+  insertOutbox,
+  openDelivery,
+  reviewsAwaitingDelivery,
+  setDeliveryPhase,
+  tryLockDelivery,
+  unlockDelivery,
+  type DeliveryRow,
+} from '../storage/review-deliveries.ts';
+import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
+import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
+
+export type DeliveryDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
+
+const IN_FLIGHT = new Set(['approved', 'edited', 'sending_auto']);
+
+let relayCache: { url: string; relay: RelayConfig } | null = null;
+function relayOf(config: Config): RelayConfig | null {
+  if (!config.smtpUrl) return null;
+  if (relayCache?.url !== config.smtpUrl) relayCache = { url: config.smtpUrl, relay: parseSmtpUrl(config.smtpUrl) };
+  return relayCache.relay;
+}
+
+const keys = new WeakMap<Config, Buffer>();
+function unsubscribeKeyOf(config: Config): Buffer {
+  let key = keys.get(config);
+  if (!key) keys.set(config, (key = unsubscribeKey(encryptionKey(config))));
+  return key;
+}
+
+export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; review_id: string }): Promise<void> {
+  const conn = await deps.db.connect();
+  let broken: Error | undefined;
+  try {
+    // Another worker holds it (or a dead one's session is still closing): try again later, when
+    // the outcome is recorded or the lock is free.
+    if (!(await tryLockDelivery(conn, p.review_id))) throw new Error(`review ${p.review_id} is being delivered by another worker`);
+    try {
+      await deliverLocked(deps, conn, p);
+    } finally {
+      await unlockDelivery(conn, p.review_id).catch((err: Error) => {
+        broken = err;
+      });
+    }
+  } finally {
+    // A connection that could not unlock must not return to the pool still holding the lock.
+    conn.release(broken);
+  }
+}
+
+async function deliverLocked(deps: DeliveryDeps, conn: pg.PoolClient, p: { org_id: string; review_id: string }): Promise<void> {
+  const row = await findReview(conn, { org_id: p.org_id, project_id: null, agent_id: null, inbox_id: null }, p.review_id);
+  if (!row || !IN_FLIGHT.has(row.state)) return;
+  const context = restoreReview(row).context;
+  if (context.reconciliation_needed) return;
+  const log = deps.log.child({ review_id: row.id });
+  const inbox = await findInbox(conn, row.org_id, row.project_id, row.inbox_id);
+  const key = { org_id: row.org_id, review_id: row.id, revision: context.revision };
+  const attempt = await openDelivery(conn, {
+    ...key,
+    project_id: row.project_id,
+    message_id: `<${row.id}.${context.revision}@${inbox?.domain ?? deps.config.inboxDomain}>`,
+  });
+  if (!inbox) return finishFailed(deps, row, key, 'the sending inbox no longer exists');
+  if (attempt.phase === 'failed') return finishFailed(deps, row, key, attempt.last_error ?? 'delivery failed');
+  if (attempt.phase === 'data') {
+    log.warn({ message_id: attempt.message_id }, 'delivery outcome unknown: the relay may hold the message; parking the review');
+    return markUnknown(deps, row, 'the relay was handed the message but its answer was never recorded');
+  }
+
+  const draft = context.draft;
+  const recipients = [...((draft.to as Recipient[]) ?? []), ...((draft.cc as Recipient[]) ?? [])].map((r) => r.email.toLowerCase());
+  const hosted = await findInboxesByAddress(conn, recipients);
+  const hostedAddresses = new Set(hosted.map((i) => i.address));
+  const unknownLocal = recipients.filter((a) => !hostedAddresses.has(a) && a.endsWith(`@${deps.config.inboxDomain}`));
+  if (unknownLocal.length) return finishFailed(deps, row, key, `no inbox here for ${unknownLocal.join(', ')}`);
+  const external = recipients.filter((a) => !hostedAddresses.has(a));
+  const raw = await buildRaw(deps, conn, row, inbox, attempt);
+  const relay = relayOf(deps.config);
+
+  if (external.length > 0 && relay && attempt.phase !== 'sent') {
+    await setDeliveryPhase(conn, key, 'connecting', { route: 'relay', countTry: true });
+    try {
+      const result = await sendViaRelay(relay, { from: inbox.address, to: external }, raw, () => setDeliveryPhase(conn, key, 'data'));
+      await setDeliveryPhase(conn, key, 'sent', {
+        relay_response: result.rejected.length ? `${result.response} (refused: ${result.rejected.join(', ')})` : result.response,
+      });
+    } catch (err) {
+      if (!(err instanceof RelayError)) throw err;
+      if (err.outcome === 'failed') return finishFailed(deps, row, key, `the relay refused the message: ${err.response ?? err.message}`);
+      if (err.outcome === 'unknown') {
+        log.warn({ message_id: attempt.message_id, err: err.message }, 'relay connection lost after the message was handed over; parking the review');
+        return markUnknown(deps, row, `relay connection lost after the message was handed over: ${err.message}`);
+      }
+      await setDeliveryPhase(conn, key, 'deferred', { last_error: err.response ?? err.message });
+      if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${err.response ?? err.message}`);
+      throw err;
+    }
+  }
+
+  const parsed = await parseMessage(raw);
+  await withTransaction(deps.db, async (tx) => {
+    if (external.length > 0 && !relay) {
+      await insertOutbox(tx, {
+        org_id: row.org_id,
+        project_id: row.project_id,
+        id: newId('obx'),
+        review_id: row.id,
+        inbox_id: inbox.id,
+        message_id: attempt.message_id,
+        envelope_from: inbox.address,
+        envelope_to: external,
+        subject: parsed.subject,
+        raw,
+      });
+    }
+    // The sender's copy first: it publishes nothing, so no event lock is held while it is filed.
+    const [copy] = await ingestMessageIn(tx, deps.queue, {
+      raw,
+      parsed,
+      recipients: [inbox],
+      envelope_from: inbox.address,
+      folder: 'SENT',
+      direction: 'outbound',
+      review_id: row.id,
+    });
+    if (hosted.length > 0) await ingestMessageIn(tx, deps.queue, { raw, parsed, recipients: hosted, envelope_from: inbox.address });
+    await setDeliveryPhase(tx, key, 'sent', { route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox' });
+    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
+  });
+  log.info({ message_id: attempt.message_id, external: external.length, internal: hosted.length }, 'review delivered');
+}
+
+async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {
+  const context = restoreReview(row).context;
+  const draft = context.draft;
+  const files = await listReviewAttachments(db, row.org_id, row.id, true);
+  const original =
+    row.kind === 'forward' && row.parent_message_id
+      ? await findMessageSource(db, { org_id: row.org_id, inbox_id: row.inbox_id }, row.parent_message_id)
+      : null;
+  const token = signUnsubscribeToken(unsubscribeKeyOf(deps.config), { org_id: row.org_id, review_id: row.id });
+  return composeMessage({
+    from: { name: inbox.display_name ?? '', email: inbox.address },
+    to: (draft.to as Recipient[]) ?? [],
+    cc: (draft.cc as Recipient[]) ?? [],
+    subject: draft.subject ?? '',
+    text: draft.text ?? '',
+    message_id: attempt.message_id,
+    in_reply_to: (draft.in_reply_to as string | null) ?? null,
+    references: row.references,
+    // The attempt's time, so every try composes the same message.
+    date: attempt.created_at,
+    attachments: files,
+    forwarded: original ? { raw: original, filename: 'forwarded-message.eml' } : null,
+    unsubscribe: { url: `${deps.config.publicBaseUrl}/v1/unsubscribe/${token}`, mailto: `mailto:${inbox.address}?subject=unsubscribe` },
+    review_id: row.id,
+  });
+}
+
+type Key = { org_id: string; review_id: string; revision: number };
+
+async function finishFailed(deps: DeliveryDeps, row: ReviewRow, key: Key, error: string): Promise<void> {
+  deps.log.warn({ review_id: row.id, error }, 'review delivery failed');
+  await withTransaction(deps.db, async (tx) => {
+    await setDeliveryPhase(tx, key, 'failed', { last_error: error });
+    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivery_failed', error });
+  });
+}
+
+async function markUnknown(deps: DeliveryDeps, row: ReviewRow, error: string): Promise<void> {
+  await withTransaction(deps.db, (tx) => applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivery_unknown', error }));
+}
+
+/**
+ * Re-enqueues deliveries that nothing is working on (a worker died holding them): in flight, not
+ * parked, and unchanged for `olderThanSeconds`. A duplicate job is harmless: it waits for the lock
+ * and finds the outcome recorded.
+ */
+export async function sweepDeliveries(deps: DeliveryDeps, olderThanSeconds = 60): Promise<number> {
+  const stuck = await reviewsAwaitingDelivery(deps.db, new Date(Date.now() - olderThanSeconds * 1000), 500);
+  if (stuck.length === 0) return 0;
+  await withTransaction(deps.db, async (tx) => {
+    for (const r of stuck) await deps.queue.send(tx, DELIVERY_QUEUE, { org_id: r.org_id, review_id: r.id });
+  });
+  await deps.queue.wake(deps.db, DELIVERY_QUEUE);
+  return stuck.length;
+}
+
+/**
+ * An operator's resolution of a parked send, after checking the relay's log for its Message-ID:
+ * `delivered` files the SENT copy and finishes the review as sent; `failed` fails it.
+ */
+export async function reconcileDelivery(
+  deps: DeliveryDeps,
+  p: { review_id: string; outcome: 'delivered' | 'failed'; reason?: string },
+): Promise<{ state: string; message_id: string | null }> {
+  const conn = await deps.db.connect();
+  try {
+    const orgId = await reviewOrgOf(conn, p.review_id);
+    const row = orgId ? await findReview(conn, { org_id: orgId, project_id: null, agent_id: null, inbox_id: null }, p.review_id) : null;
+    if (!row) throw new Error(`no review ${p.review_id}`);
+    const context = restoreReview(row).context;
+    if (!context.reconciliation_needed) throw new Error(`review ${p.review_id} is ${row.state} and not parked for reconciliation`);
+    const key = { org_id: row.org_id, review_id: row.id, revision: context.revision };
+    const attempt = await findDelivery(conn, row.org_id, row.id, context.revision);
+    if (p.outcome === 'failed') {
+      await finishFailed(deps, row, key, p.reason ?? 'reconciled as not delivered');
+      return { state: 'failed', message_id: attempt?.message_id ?? null };
+    }
+    const inbox = await findInbox(conn, row.org_id, row.project_id, row.inbox_id);
+    if (!inbox || !attempt) throw new Error(`review ${p.review_id} has no delivery attempt to reconcile`);
+    const raw = await buildRaw(deps, conn, row, inbox, attempt);
+    await withTransaction(deps.db, async (tx) => {
+      const [copy] = await ingestMessageIn(tx, deps.queue, {
+        raw,
+        recipients: [inbox],
+        envelope_from: inbox.address,
+        folder: 'SENT',
+        direction: 'outbound',
+        review_id: row.id,
+      });
+      await setDeliveryPhase(tx, key, 'sent', { relay_response: p.reason ?? 'reconciled as delivered' });
+      await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id } satisfies ReviewEvent);
+    });
+    return { state: row.state === 'sending_auto' ? 'auto_sent' : 'sent', message_id: attempt.message_id };
+  } finally {
+    conn.release();
+  }
+}

@@ -1,0 +1,489 @@
+// The review actor: the review request machine as a persisted MachineKind (its effects and its
+// 409 taxonomy), and the commands of composers and human reviewers. Every change of a review goes
+// through the one runner (run-machine.ts); nothing here writes machine state itself.
+import type pg from 'pg';
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { Problem, badRequest, notFound, type FieldError } from '../http/errors.ts';
+import { checkRecipients } from '../machines/policy/contacts.ts';
+import { intentErrors } from '../machines/policy/intent-gate.ts';
+import { MAX_RECIPIENTS, parseRecipients, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
+import { editDiff } from '../machines/policy/text-diff.ts';
+import {
+  REVIEW_MACHINE_VERSION,
+  reviewRequestMachine,
+  type ReviewActionParams,
+  type ReviewContext,
+  type ReviewEvent,
+  type ReviewSnapshot,
+} from '../machines/review-request.ts';
+import { allowedActions, classifyRejection, type ReviewActor } from '../machines/review-verbs.ts';
+import type { Queue } from '../service/queue.ts';
+import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
+import { lockMachine, type MachineRow } from '../storage/machines.ts';
+import { appendReviewEvent } from '../storage/review-events.ts';
+import { findReview, insertFeedback, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
+import { publishEvent } from './events.ts';
+import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
+
+export const DELIVERY_QUEUE = 'review-delivery';
+export const ESCALATION_QUEUE = 'review-escalation';
+export const DEADLINE_QUEUE = 'review-deadline';
+export const RECONCILE_QUEUE = 'review-reconcile';
+
+/** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
+export const CURRENT_RULES_VERSION = 0;
+
+const TERMINAL_OUTCOME: Record<string, 'sent' | 'cancelled'> = { sent: 'sent', auto_sent: 'sent', cancelled: 'cancelled' };
+
+// ---- The persisted machine
+
+const asReview = (s: AnyMachineSnapshot) => s as unknown as ReviewSnapshot;
+
+/** Who says an event, read off the event itself: the allowed_action hints are that actor's verbs. */
+export function actorOf(event: EventObject): ReviewActor {
+  const e = event as ReviewEvent;
+  switch (e.type) {
+    case 'revise':
+    case 'restamp':
+      return 'composer';
+    case 'hand_back':
+      return 'reviewer_agent';
+    case 'chat':
+      return e.from === 'composer' ? 'composer' : e.by;
+    case 'cancel':
+      return e.by === 'human' ? 'human' : 'composer';
+    default:
+      return 'by' in e && (e.by === 'human' || e.by === 'reviewer_agent') ? e.by : 'human';
+  }
+}
+
+const WORKER_EVENTS = new Set(['delivered', 'delivery_failed', 'delivery_unknown', 'escalate', 'deadline', 'submit']);
+
+/** The recovery facts a review 409 carries: state, revision, version and each verb legal now. */
+export function recoveryFacts(snapshot: ReviewSnapshot, version: number, actor: ReviewActor): Array<FieldError & { value: string | number }> {
+  const state = String(snapshot.value);
+  const revision = snapshot.context.revision;
+  // The value is in `code` and `detail` alike (clients read either) and typed in `value`.
+  const fact = (field: string, value: string | number) => ({ field, code: String(value), detail: String(value), value });
+  return [
+    fact('state', state),
+    fact('revision', revision),
+    fact('version', version),
+    ...allowedActions(snapshot, actor).map((verb) => fact('allowed_action', verb)),
+  ];
+}
+
+export function rejectReviewEvent(s: AnyMachineSnapshot, event: EventObject, row: MachineRow): Error | null {
+  const snapshot = asReview(s);
+  const why = classifyRejection(snapshot, event as ReviewEvent);
+  if (!why) return null;
+  const state = String(snapshot.value);
+  if (WORKER_EVENTS.has(event.type)) return new Problem('conflict', { detail: `${event.type} does not apply to a review in ${state}.` });
+  if (why === 'terminal') {
+    return new Problem('terminal', {
+      detail: `The review is already ${state}; nothing was changed. A review.front_run_next event carries the outcome.`,
+      extra: { sent_message_id: snapshot.context.sent_message_id },
+    });
+  }
+  const errors = recoveryFacts(snapshot, row.version, actorOf(event));
+  if (snapshot.context.reconciliation_needed) {
+    return new Problem('send_needs_reconciliation', {
+      detail: 'A send of this review is unconfirmed and parked for reconciliation by its Message-ID; it is never sent again. Poll the review.',
+      errors,
+    });
+  }
+  if (why === 'stale') {
+    return new Problem('stale', {
+      detail: `parent_revision is not the current revision ${snapshot.context.revision}; nothing was changed. Re-read the review and its feedback and resubmit on top of it.`,
+      errors,
+    });
+  }
+  return new Problem('wrong_state', { detail: `${event.type} is not legal while the review is ${state}.`, errors });
+}
+
+type ReviewEventExtra = { by_email?: string | null };
+
+async function performReviewAction(action: MachineAction, ctx: EffectContext): Promise<void> {
+  const row = ctx.row;
+  const context = (ctx.snapshot.context ?? {}) as ReviewContext;
+  const ref = { org_id: row.org_id, review_id: row.id };
+  switch (action.type) {
+    case 'emitReviewEvent': {
+      const { type } = action.params as ReviewActionParams['emitReviewEvent'];
+      // A withdrawn draft was never sent: its recipients no longer count toward the 24-hour limit.
+      if (type === 'review.cancelled') await releaseRecipientUsage(ctx.tx, row.org_id, row.id);
+      await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState });
+      return;
+    }
+    case 'deliver':
+      await ctx.enqueue(DELIVERY_QUEUE, ref);
+      return;
+    case 'scheduleEscalation': {
+      const p = action.params as ReviewActionParams['scheduleEscalation'];
+      await ctx.enqueue(ESCALATION_QUEUE, { ...ref, epoch: p.epoch }, { startAfter: p.after_s });
+      return;
+    }
+    case 'scheduleDeadline': {
+      const p = action.params as ReviewActionParams['scheduleDeadline'];
+      await ctx.enqueue(DEADLINE_QUEUE, ref, { startAfter: p.after_s });
+      return;
+    }
+    case 'notifyReviewer':
+      // Human-routed work is read from the console queue (GET A/reviews). Reviews are routed to the
+      // human here: without review links there is no reviewer agent to dispatch to.
+      return;
+    case 'recordFeedback': {
+      const p = action.params as ReviewActionParams['recordFeedback'];
+      await insertFeedback(ctx.tx, {
+        org_id: row.org_id,
+        project_id: row.project_id,
+        review_id: row.id,
+        kind: p.kind,
+        author: p.by,
+        author_email: (ctx.event as ReviewEventExtra).by_email ?? null,
+        revision: p.revision,
+        feedback: p.feedback,
+        message: null,
+        diff: p.diff ?? null,
+      });
+      return;
+    }
+    case 'recordChat': {
+      const p = action.params as ReviewActionParams['recordChat'];
+      await insertFeedback(ctx.tx, {
+        org_id: row.org_id,
+        project_id: row.project_id,
+        review_id: row.id,
+        kind: 'chat',
+        author: p.from === 'composer' ? 'composer' : (p.by ?? 'human'),
+        author_email: (ctx.event as ReviewEventExtra).by_email ?? null,
+        revision: p.revision,
+        feedback: null,
+        message: p.message,
+        diff: null,
+      });
+      return;
+    }
+    case 'reconcileDelivery':
+      await ctx.enqueue(RECONCILE_QUEUE, { ...ref, revision: (action.params as ReviewActionParams['reconcileDelivery']).revision });
+      return;
+    default:
+      // assign and other built-in actions carry no effect.
+      return;
+  }
+}
+
+/**
+ * Appends a review event to the durable queue and to the event log (webhooks, SSE), in the
+ * caller's transaction, which holds the review's row lock.
+ */
+async function emitReviewEvent(
+  tx: pg.ClientBase,
+  queue: Queue,
+  row: Pick<MachineRow, 'org_id' | 'project_id' | 'id' | 'inbox_id' | 'agent_id' | 'state'>,
+  context: ReviewContext,
+  e: { type: string; from_state: string | null; extra?: Record<string, unknown> },
+): Promise<void> {
+  const item = await appendReviewEvent(tx, {
+    org_id: row.org_id,
+    project_id: row.project_id,
+    review_id: row.id,
+    agent_id: row.agent_id!,
+    inbox_id: row.inbox_id!,
+    type: e.type,
+    state: row.state,
+    from_state: e.from_state,
+    category_id: context.category_id ?? null,
+    revision: context.revision,
+    effective_mode: context.effective_mode,
+    extra: e.extra,
+  });
+  await publishEvent(tx, queue, {
+    org_id: row.org_id,
+    project_id: row.project_id,
+    inbox_id: row.inbox_id,
+    agent_id: row.agent_id,
+    type: e.type,
+    payload: reviewEventPayload(item),
+  });
+}
+
+/** The review lifecycle payload (contract, event types), as the event log and the queue carry it. */
+export function reviewEventPayload(item: {
+  seq: number;
+  review_id: string;
+  type: string;
+  state: string;
+  from_state: string | null;
+  category_id: string | null;
+  revision: number;
+  effective_mode: string;
+  extra: Record<string, unknown>;
+}): Record<string, unknown> {
+  return {
+    review_id: item.review_id,
+    seq: item.seq,
+    type: item.type,
+    state: item.state,
+    from_state: item.from_state,
+    ...(item.category_id ? { category_id: item.category_id } : {}),
+    revision: item.revision,
+    effective_mode: item.effective_mode,
+    ...item.extra,
+  };
+}
+
+export const reviewKind: MachineKind = {
+  kind: 'review',
+  machine: reviewRequestMachine,
+  version: REVIEW_MACHINE_VERSION,
+  perform: performReviewAction,
+  reject: rejectReviewEvent,
+  allowed: (snapshot) => allowedActions(asReview(snapshot)),
+};
+
+// ---- Reading a review
+
+export function restoreReview(row: Pick<ReviewRow, 'snapshot'>): ReviewSnapshot {
+  return reviewRequestMachine.resolveState(row.snapshot as never) as ReviewSnapshot;
+}
+
+export type ReviewView = ReturnType<typeof reviewView>;
+
+/** The review record (decisions.md, Records), with the verbs `actor` may use now. */
+export function reviewView(row: ReviewRow, actor: ReviewActor) {
+  const snapshot = restoreReview(row);
+  const c = snapshot.context;
+  const d = c.draft ?? {};
+  return {
+    id: row.id,
+    state: row.state,
+    revision: c.revision,
+    version: row.version,
+    inbox_id: row.inbox_id,
+    agent_id: row.agent_id,
+    kind: row.kind,
+    category_id: c.category_id,
+    effective_mode: c.effective_mode,
+    route: c.route,
+    hops: c.hops,
+    draft: {
+      to: (d.to as Recipient[] | undefined) ?? [],
+      cc: (d.cc as Recipient[] | undefined) ?? [],
+      subject: d.subject ?? null,
+      text: d.text ?? null,
+      thread_id: d.thread_id ?? null,
+      in_reply_to: d.in_reply_to ?? null,
+      attachments: (d.attachments as unknown[] | undefined) ?? [],
+    },
+    parent_message_id: row.parent_message_id,
+    intent: c.intent,
+    rules_version: c.rules_version,
+    feedback: c.feedback,
+    sent_message_id: c.sent_message_id,
+    send_needs_reconciliation: c.reconciliation_needed,
+    last_error: c.last_error,
+    cancel_reason: c.cancel_reason,
+    cancelled_by: c.cancelled_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deadline_at: row.deadline_at,
+    allowed_actions: allowedActions(snapshot, actor),
+  };
+}
+
+// ---- Commands
+
+export type ReviewServices = { db: Pool; queue: Queue };
+
+/** The composer's reach: its own agent's reviews, and one inbox for an inbox key. */
+export type ComposerScope = { org_id: string; project_id: string | null; agent_id: string; inbox_id: string | null };
+
+const composerScope = (c: ComposerScope): ReviewScope => ({ org_id: c.org_id, project_id: c.project_id, agent_id: c.agent_id, inbox_id: c.inbox_id });
+
+/**
+ * Locks the review, builds the event from its current content, and applies it. A verb against a
+ * finished review also leaves a `review.front_run_next` event with the outcome.
+ */
+async function applyVerb(
+  s: ReviewServices,
+  scope: ReviewScope,
+  id: string,
+  verb: string,
+  build: (row: ReviewRow, snapshot: ReviewSnapshot, tx: pg.PoolClient) => Promise<ReviewEvent & ReviewEventExtra> | (ReviewEvent & ReviewEventExtra),
+): Promise<ReviewRow> {
+  try {
+    return await withTransaction(s.db, async (tx) => {
+      await lockMachine(tx, 'review', id);
+      const row = await findReview(tx, scope, id);
+      if (!row) throw notFound('review');
+      const event = await build(row, restoreReview(row), tx);
+      const applied = await applyEventIn(tx, s.queue, reviewKind, { id, org_id: row.org_id }, event);
+      return withApplied(row, applied);
+    });
+  } catch (err) {
+    if (err instanceof Problem && err.code === 'terminal') await recordFrontRun(s, scope, id, verb);
+    throw err;
+  }
+}
+
+const withApplied = (row: ReviewRow, applied: Applied): ReviewRow => ({
+  ...row,
+  state: applied.row.state,
+  version: applied.row.version,
+  snapshot: applied.row.snapshot as ReviewRow['snapshot'],
+  updated_at: applied.row.updated_at,
+});
+
+/** A late verb on a finished review becomes a front-run signal carrying the outcome. */
+async function recordFrontRun(s: ReviewServices, scope: ReviewScope, id: string, verb: string): Promise<void> {
+  await withTransaction(s.db, async (tx) => {
+    await lockMachine(tx, 'review', id);
+    const row = await findReview(tx, scope, id);
+    if (!row) return;
+    const context = restoreReview(row).context;
+    await emitReviewEvent(tx, s.queue, row, context, {
+      type: 'review.front_run_next',
+      from_state: row.state,
+      extra: { outcome: TERMINAL_OUTCOME[row.state] ?? row.state, attempted_action: verb, sent_message_id: context.sent_message_id },
+    });
+  });
+}
+
+export type RecipientLists = { to?: unknown; cc?: unknown };
+
+/** Recipients of a revision, refused in the send path's order (block, allowlist, suppression). */
+async function checkedRecipients(db: Executor, row: ReviewRow, lists: RecipientLists, current: { to: Recipient[]; cc: Recipient[] }) {
+  const to = lists.to === undefined ? current.to : parseList('to', lists.to);
+  const cc = lists.cc === undefined ? current.cc : parseList('cc', lists.cc);
+  if (to.length === 0) throw badRequest('to', 'A draft needs at least one recipient in to.', 'required');
+  if (to.length + cc.length > MAX_RECIPIENTS) throw badRequest('to', `At most ${MAX_RECIPIENTS} recipients (to plus cc).`, 'too_many');
+  const addresses = [...to, ...cc].map((r) => r.email);
+  const data = await sendCheckData(db, { org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id }, addresses);
+  throwRecipientRejection(checkRecipients({ recipients: addresses, contacts: data.contacts, suppressed: data.suppressed }));
+  return { to, cc };
+}
+
+export function parseList(field: string, value: unknown): Recipient[] {
+  const parsed = parseRecipients(value);
+  if (parsed.invalid.length > 0) {
+    throw new Problem('bad_request', {
+      detail: `${field} holds addresses that are not valid: ${parsed.invalid.join(', ')}.`,
+      errors: parsed.invalid.map((v) => ({ field, code: 'invalid_address', detail: v })),
+    });
+  }
+  return parsed.recipients;
+}
+
+export function throwRecipientRejection(r: ReturnType<typeof checkRecipients>): void {
+  if (!r) return;
+  if (r.code === 'recipient_blocked') {
+    throw new Problem('recipient_blocked', {
+      detail: `The inbox's contact list does not allow sending to ${r.addresses.join(', ')}; nothing was sent or queued.`,
+      errors: r.addresses.map((a) => ({ field: 'to', code: 'recipient_blocked', detail: a })),
+    });
+  }
+  throw new Problem('recipient_suppressed', {
+    detail: `These recipients opted out: ${r.addresses.join(', ')}. Nothing was sent or queued; retry without them.`,
+    errors: r.addresses.map((a) => ({ field: 'to', code: 'recipient_suppressed', detail: a })),
+  });
+}
+
+export type ReviseInput = {
+  parent_revision: number;
+  rules_version?: number;
+  to?: unknown;
+  cc?: unknown;
+  subject?: string;
+  text?: string;
+  body?: string;
+  intent?: unknown;
+};
+
+export const composer = {
+  cancel(s: ReviewServices, c: ComposerScope, id: string, reason: string | null) {
+    return applyVerb(s, composerScope(c), id, 'cancel', () => ({ type: 'cancel', by: 'composer', reason }));
+  },
+
+  restamp(s: ReviewServices, c: ComposerScope, id: string, parent_revision: number) {
+    return applyVerb(s, composerScope(c), id, 'restamp', () => ({ type: 'restamp', parent_revision, rules_version: CURRENT_RULES_VERSION }));
+  },
+
+  chat(s: ReviewServices, c: ComposerScope, id: string, message: string, parent_revision?: number) {
+    return applyVerb(s, composerScope(c), id, 'chat', () => ({ type: 'chat', from: 'composer', message, parent_revision }));
+  },
+
+  revise(s: ReviewServices, c: ComposerScope, id: string, input: ReviseInput) {
+    const alias = resolveTextAlias(input);
+    if (!alias.ok) throw new Problem('bad_request', { detail: alias.detail, errors: [{ field: 'body', code: 'conflicting_alias', detail: alias.detail }] });
+    if (input.intent !== undefined) {
+      const defects = intentErrors(input.intent);
+      if (defects.length) {
+        throw new Problem('bad_request', { detail: defects.map((e) => e.detail).join('; '), errors: defects.map(({ field, code, detail }) => ({ field, code, detail })) });
+      }
+    }
+    return applyVerb(s, composerScope(c), id, 'revise', async (row, snapshot, tx) => {
+      const draft: Record<string, unknown> = {};
+      // Only a revision the machine would accept is worth checking recipients for: a refused one
+      // must answer with its 409 whatever its recipients.
+      const probe: ReviewEvent = { type: 'revise', parent_revision: input.parent_revision };
+      if ((input.to !== undefined || input.cc !== undefined) && snapshot.can(probe)) {
+        const current = { to: (snapshot.context.draft.to as Recipient[]) ?? [], cc: (snapshot.context.draft.cc as Recipient[]) ?? [] };
+        Object.assign(draft, await checkedRecipients(tx, row, input, current));
+      }
+      if (input.subject !== undefined) draft.subject = input.subject;
+      if (alias.text !== undefined) draft.text = alias.text;
+      return {
+        type: 'revise',
+        parent_revision: input.parent_revision,
+        rules_version: input.rules_version ?? CURRENT_RULES_VERSION,
+        draft,
+        ...(input.intent !== undefined ? { intent: input.intent as ReviewContext['intent'] & object } : {}),
+      };
+    });
+  },
+};
+
+export type DecisionInput = {
+  action: 'open' | 'approve' | 'reject' | 'edit' | 'chat' | 'cancel';
+  parent_revision?: number;
+  feedback?: string | null;
+  text?: string;
+  subject?: string;
+  message?: string;
+};
+
+/** A human reviewer's decision on the console plane, recorded with the member's email. */
+export function humanDecision(s: ReviewServices, at: { org_id: string; project_id: string; email: string }, id: string, d: DecisionInput) {
+  const scope: ReviewScope = { org_id: at.org_id, project_id: at.project_id, agent_id: null, inbox_id: null };
+  const by = 'human' as const;
+  const common = { parent_revision: d.parent_revision, by_email: at.email };
+  if (d.action === 'edit' && d.text === undefined && d.subject === undefined) {
+    throw badRequest('text', 'An edit names the new text, subject or both.', 'required');
+  }
+  if (d.action === 'chat' && (d.message === undefined || d.message === '')) throw badRequest('message', 'A chat decision needs a message.', 'required');
+  return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
+    switch (d.action) {
+      case 'open':
+        return { type: 'open', by, ...common };
+      case 'approve':
+        return { type: 'approve', by, feedback: d.feedback ?? null, ...common };
+      case 'reject':
+        return { type: 'reject', by, feedback: d.feedback ?? null, ...common };
+      case 'edit': {
+        const draft = snapshot.context.draft;
+        const diff = editDiff({ subject: draft.subject ?? null, text: draft.text ?? null }, { subject: d.subject, text: d.text });
+        return { type: 'edit', by, text: d.text, subject: d.subject, diff, feedback: d.feedback ?? null, ...common };
+      }
+      case 'chat':
+        return { type: 'chat', from: 'reviewer', by, message: d.message!, ...common };
+      case 'cancel':
+        return { type: 'cancel', by, reason: d.feedback ?? null, by_email: at.email };
+    }
+  });
+}
+
+/** Applies a worker's event (delivery outcome, escalation, deadline) through the runner, in `tx`. */
+export async function applyWorkerEvent(tx: pg.ClientBase, queue: Queue, orgId: string, id: string, event: ReviewEvent): Promise<Applied> {
+  return applyEventIn(tx, queue, reviewKind, { id, org_id: orgId }, event);
+}

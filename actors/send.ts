@@ -1,0 +1,268 @@
+// Send, reply and forward: every one becomes a review. `prepareSend` runs the checks in the
+// contract's order and writes nothing (contact block, allowlist, suppression, intent gate,
+// category, the rolling 24-hour recipient limit); `submitSend` then creates the review through
+// the runner, released at once when the policy allows direct sending.
+import type { Config } from '../service/config.ts';
+import type { Queue } from '../service/queue.ts';
+import { LegacyError, Problem, badRequest, notFound, type FieldError } from '../http/errors.ts';
+import { checkRecipients } from '../machines/policy/contacts.ts';
+import { checkIntent } from '../machines/policy/intent-gate.ts';
+import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
+import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
+import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
+import { MAX_RECIPIENTS, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
+import type { ReviewIntent, SubmitEvent } from '../machines/review-request.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import { newId } from '../storage/ids.ts';
+import type { InboxWithPolicy } from '../storage/inboxes.ts';
+import { findMessage, type MessageRow } from '../storage/messages.ts';
+import {
+  categoryExists,
+  insertReviewAttachments,
+  insertReviewWithinLimit,
+  lockInboxForSend,
+  oldestCountedAt,
+  sendCheckData,
+  type ReviewAttachment,
+  type ReviewKind,
+  type ReviewRow,
+} from '../storage/reviews.ts';
+import { findThread } from '../storage/threads.ts';
+import { CURRENT_RULES_VERSION, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
+import { createInstanceIn } from './run-machine.ts';
+
+/** Whole message: body text and attachments (decisions.md, numbers: 25 MiB, 10 attachments). */
+export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+export const MAX_ATTACHMENTS = 10;
+
+export type SendBody = {
+  to?: unknown;
+  cc?: unknown;
+  subject?: string;
+  text?: string;
+  body?: string;
+  intent?: unknown;
+  category_id?: string;
+  thread_id?: string;
+  expected_last_message_id?: string;
+  attachments?: Array<{ filename?: string; content_type?: string; content: string; content_id?: string; inline?: boolean }>;
+};
+
+export type SendServices = { db: Pool; queue: Queue; config: Config };
+
+export type PreparedSend = {
+  kind: ReviewKind;
+  inbox: InboxWithPolicy;
+  agent_id: string;
+  policy: EffectiveReviewPolicy;
+  to: Recipient[];
+  cc: Recipient[];
+  subject: string;
+  text: string;
+  intent: ReviewIntent | null;
+  category_id: string | null;
+  thread_id: string | null;
+  in_reply_to: string | null;
+  references: string[];
+  parent_message_id: string | null;
+  attachments: ReviewAttachment[];
+};
+
+const conflictingAlias = (detail: string) =>
+  new Problem('bad_request', { detail, errors: [{ field: 'body', code: 'conflicting_alias', detail }] });
+
+/** The checks of a send, in order. Throws the first refusal; writes nothing. */
+export async function prepareSend(
+  s: SendServices,
+  req: { kind: ReviewKind; inbox: InboxWithPolicy; agent_id: string; body: SendBody; message_id?: string },
+): Promise<PreparedSend> {
+  const { inbox, body } = req;
+  const at = { org_id: inbox.org_id, inbox_id: inbox.id };
+  const alias = resolveTextAlias(body);
+  if (!alias.ok) throw conflictingAlias(alias.detail);
+  const attachments = decodeAttachments(body.attachments ?? []);
+
+  let to = body.to === undefined ? null : parseList('to', body.to);
+  const cc = body.cc === undefined ? [] : parseList('cc', body.cc);
+  let subject = body.subject;
+  let text = alias.text ?? '';
+  let threading: { in_reply_to: string | null; references: string[] } = { in_reply_to: null, references: [] };
+  let parent: MessageRow | null = null;
+  let threadId: string | null = null;
+
+  if (req.kind === 'reply') {
+    const thread = await findThread(s.db, at, body.thread_id!);
+    if (!thread || !thread.last_message_id) throw notFound('thread');
+    if (body.expected_last_message_id !== undefined && body.expected_last_message_id !== thread.last_message_id) {
+      throw new Problem('reply_context_changed', {
+        detail: `The thread advanced: its last message is now ${thread.last_message_id}, not ${body.expected_last_message_id}. Read it and reply again.`,
+        errors: [{ field: 'expected_last_message_id', code: 'changed', detail: thread.last_message_id }],
+        extra: { last_message_id: thread.last_message_id },
+      });
+    }
+    parent = await findMessage(s.db, at, thread.last_message_id);
+    if (!parent) throw notFound('thread');
+    threadId = thread.id;
+    threading = replyThreading(parent);
+    to ??= replyRecipients(parent).map((r) => ({ name: r.name ?? '', email: r.email.toLowerCase() }));
+    subject ??= replySubject(parent.subject);
+  } else if (req.kind === 'forward') {
+    parent = await findMessage(s.db, at, req.message_id!);
+    if (!parent) throw notFound('message');
+    subject ??= forwardSubject(parent.subject);
+    text = forwardedText(alias.text, {
+      from: parent.raw_from || parent.from_email || '',
+      date: parent.date_header,
+      subject: parent.subject,
+      to: parent.raw_to,
+      text: parent.text ?? parent.extracted_text,
+    });
+  }
+
+  if (!to || to.length === 0) throw badRequest('to', 'Name at least one recipient in to.', 'required');
+  if (to.length + cc.length > MAX_RECIPIENTS) {
+    throw badRequest('to', `At most ${MAX_RECIPIENTS} recipients a send (to plus cc); this one has ${to.length + cc.length}.`, 'too_many');
+  }
+  const size = Buffer.byteLength(text) + attachments.reduce((n, a) => n + a.size, 0);
+  if (size > MAX_MESSAGE_BYTES) throw badRequest('attachments', `The message is ${size} bytes; at most ${MAX_MESSAGE_BYTES}.`, 'too_large');
+
+  const addresses = [...to, ...cc].map((r) => r.email);
+  const data = await sendCheckData(s.db, { ...at, project_id: inbox.project_id }, addresses);
+  throwRecipientRejection(checkRecipients({ recipients: addresses, contacts: data.contacts, suppressed: data.suppressed }));
+
+  const policy = resolveReviewPolicy({ inboxOverride: inbox.review_policy, accountDefault: inbox.default_review_policy });
+  const gate = checkIntent({ policy: policy.policy, source: policy.source, intent: body.intent, category_id: body.category_id ?? null });
+  if (gate) throw new Problem(gate.code, { status: gate.status, detail: gate.detail, errors: gate.errors as FieldError[] });
+
+  if (body.category_id !== undefined && !(await categoryExists(s.db, { org_id: inbox.org_id, project_id: inbox.project_id }, body.category_id))) {
+    throw badRequest('category_id', `No category ${body.category_id} in this project; list them with GET /v1/categories.`, 'not_found');
+  }
+
+  const limit = checkRecipientLimit({ used: data.used_24h, delta: addresses.length, limit: inbox.recipient_limit_24h });
+  if (!limit.allowed) throw await recipientLimitError(s, inbox, limit);
+
+  const intent = body.intent ? normalizeIntent(body.intent as ReviewIntent) : null;
+  return {
+    kind: req.kind,
+    inbox,
+    agent_id: req.agent_id,
+    policy,
+    to,
+    cc,
+    subject: subject ?? '',
+    text,
+    intent,
+    category_id: body.category_id ?? null,
+    thread_id: threadId,
+    in_reply_to: threading.in_reply_to,
+    references: threading.references,
+    parent_message_id: parent?.id ?? null,
+    attachments,
+  };
+}
+
+function normalizeIntent(intent: ReviewIntent): ReviewIntent {
+  return { summary: intent.summary.trim(), ...(intent.meta ? { meta: intent.meta } : {}) };
+}
+
+function decodeAttachments(list: NonNullable<SendBody['attachments']>): ReviewAttachment[] {
+  if (list.length > MAX_ATTACHMENTS) throw badRequest('attachments', `At most ${MAX_ATTACHMENTS} attachments a message.`, 'too_many');
+  return list.map((a, i) => {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(a.content.replace(/\s+/g, ''))) {
+      throw badRequest(`attachments.${i}.content`, 'content must be base64.', 'invalid_format');
+    }
+    const content = Buffer.from(a.content, 'base64');
+    return {
+      filename: a.filename ?? null,
+      content_type: a.content_type ?? 'application/octet-stream',
+      content_id: a.content_id ?? null,
+      inline: a.inline ?? false,
+      size: content.length,
+      content,
+    };
+  });
+}
+
+async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limit: RecipientLimitCheck): Promise<LegacyError> {
+  const oldest = await oldestCountedAt(s.db, { org_id: inbox.org_id, inbox_id: inbox.id });
+  const resetAt = new Date((oldest ?? new Date()).getTime() + 24 * 3600 * 1000);
+  return new LegacyError(
+    403,
+    'quota_exceeded',
+    `This inbox may send to ${limit.limit} recipients in a rolling 24 hours; ${limit.used} are used and this send adds ${limit.delta}. Nothing was sent or queued.`,
+    {
+      reason: 'recipient_limit_exceeded',
+      used: limit.used,
+      delta: limit.delta,
+      limit: limit.limit,
+      remaining: limit.remaining,
+      consumed: limit.used,
+      reserved: 0,
+      next_reset_at: resetAt.toISOString(),
+      upgrade_required: false,
+    },
+  );
+}
+
+export type Submitted = { review: ReviewRow; released: boolean; policy: EffectiveReviewPolicy };
+
+/** Creates the review (and its job, when released) in one transaction through the runner. */
+export async function submitSend(s: SendServices, p: PreparedSend, now: Date): Promise<Submitted> {
+  const { inbox } = p;
+  const released = p.policy.policy === 'allow_direct';
+  const deadline = released ? null : s.config.reviewDeadlineSeconds;
+  const event: SubmitEvent = {
+    type: 'submit',
+    release: released,
+    draft: {
+      to: p.to,
+      cc: p.cc,
+      subject: p.subject,
+      text: p.text,
+      thread_id: p.thread_id,
+      in_reply_to: p.in_reply_to,
+      attachments: p.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size })),
+    },
+    intent: p.intent,
+    category_id: p.category_id,
+    route: 'human',
+    max_hops: 3,
+    rules_version: CURRENT_RULES_VERSION,
+    escalate_after_s: null,
+    review_deadline_s: deadline,
+  };
+  const recipientCount = p.to.length + p.cc.length;
+  return withTransaction(s.db, async (tx) => {
+    const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
+    const id = newId('rr');
+    const submission = {
+      org_id: inbox.org_id,
+      project_id: inbox.project_id,
+      id,
+      inbox_id: inbox.id,
+      agent_id: p.agent_id,
+      kind: p.kind,
+      parent_message_id: p.parent_message_id,
+      references: p.references,
+      recipient_count: recipientCount,
+      deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
+    };
+    await lockInboxForSend(tx, at);
+    const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
+    if (!fits.inserted) {
+      throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
+    }
+    await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
+    const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event);
+    const review: ReviewRow = {
+      ...submission,
+      state: applied.row.state,
+      version: applied.row.version,
+      machine_version: applied.row.machine_version,
+      snapshot: applied.row.snapshot as ReviewRow['snapshot'],
+      created_at: applied.row.created_at ?? now,
+      updated_at: applied.row.updated_at,
+    };
+    return { review, released, policy: p.policy };
+  });
+}

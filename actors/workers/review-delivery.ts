@@ -1,0 +1,31 @@
+// Delivers an approved or released review (the delivery actor does the work). Temporary relay
+// failures throw, so the queue retries with backoff; a crashed worker's review is picked up again
+// by the sweep below, and the delivery attempt row keeps a retry from ever sending twice.
+import { DELIVERY_QUEUE } from '../reviews.ts';
+import { pruneRecipientUsage } from '../../storage/reviews.ts';
+import { deliverReview, sweepDeliveries } from '../delivery.ts';
+import type { Worker } from './worker.ts';
+
+export type DeliveryJob = { org_id: string; review_id: string };
+
+export const reviewDeliveryWorker: Worker<DeliveryJob> = {
+  name: DELIVERY_QUEUE,
+  // 2 s, 4 s, 8 s ... between tries; a job of a killed worker is retried after it expires.
+  queue: { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+  concurrency: 4,
+  perform: (job, deps) => deliverReview(deps, job),
+};
+
+/**
+ * Every minute: deliveries that no worker is progressing are enqueued again, and recipient counts
+ * that left the 24-hour window are dropped.
+ */
+export const reviewDeliverySweepWorker: Worker = {
+  name: 'review-delivery-sweep',
+  cron: '* * * * *',
+  queue: { retryLimit: 0 },
+  async perform(_job, deps) {
+    await sweepDeliveries(deps);
+    await pruneRecipientUsage(deps.db);
+  },
+};

@@ -1,0 +1,179 @@
+// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--api-processes N]`
+// 1. Accepted sends a second: `agents` agents (16 by default), each with its own inbox and one
+//    request at a time, post sends with an intent (require_review) from a separate process;
+//    every 202 counts.
+// 2. Approve to relay: a human approves a queued review (console decision); the time from the
+//    request leaving until a real SMTP relay on loopback has the whole message, one at a time.
+// Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
+// embedded one in a temp folder, reached over its local socket as a co-located database would be).
+// `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fsSync from 'node:fs';
+import fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { SMTPServer } from 'smtp-server';
+import { issueEnrollmentToken } from '../actors/enrollment.ts';
+import { createOrgWithOwner } from '../actors/tenancy.ts';
+import { loadConfig } from '../service/config.ts';
+import { startService } from '../service/start.ts';
+import { openEmbedded } from '../storage/embedded.ts';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** A relay that tells, per Message-ID, when the whole message arrived. */
+async function startRelay() {
+  const waiting = new Map<string, (at: number) => void>();
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    disableReverseLookup: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const at = performance.now();
+        const head = Buffer.concat(chunks).subarray(0, 8192).toString('utf8');
+        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
+        if (id) waiting.get(id)?.(at);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrival: (messageId: string) => new Promise<number>((resolve) => waiting.set(messageId, resolve)),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The embedded server's local socket (in /tmp, named after its port), when it has one. */
+function localSocketUrl(tcpUrl: string): string {
+  const u = new URL(tcpUrl);
+  if (!fsSync.existsSync(`/tmp/.s.PGSQL.${u.port}`)) return tcpUrl;
+  return `postgres://${u.username}:${u.password}@/${u.pathname.slice(1)}?host=/tmp&port=${u.port}`;
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('an API process did not become ready');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sends: { type: 'string', default: '8000' },
+      agents: { type: 'string', default: '16' },
+      approvals: { type: 'string', default: '200' },
+      'api-processes': { type: 'string', default: '1' },
+    },
+  });
+  const apiProcesses = Number(values['api-processes']);
+  const sends = Number(values.sends);
+  const agentCount = Number(values.agents);
+  const approvals = Number(values.approvals);
+
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-'));
+  await fs.chmod(tmp, 0o755);
+  const embedded = process.env.DATABASE_URL ? null : await openEmbedded({ dataDir: path.join(tmp, 'pg'), database: 'bench' });
+  const relay = await startRelay();
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    DATA_DIR: tmp,
+    INBOX_DOMAIN: 'bench.test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SMTP_URL: relay.url,
+  };
+  const databaseUrl = process.env.DATABASE_URL ?? localSocketUrl(embedded!.url);
+  const svc = await startService(loadConfig(env), { databaseUrl });
+  const base = svc.httpUrl!;
+  const children: ChildProcess[] = [];
+  const bases = [base];
+  for (let i = 1; i < apiProcesses; i++) {
+    const port = 18_100 + i;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'bin', 'agent-inbox.ts'), 'start', '--role', 'api'], {
+      env: { ...process.env, ...env, PORT: String(port), DATABASE_URL: databaseUrl },
+      stdio: 'ignore',
+    });
+    children.push(child);
+    bases.push(`http://127.0.0.1:${port}`);
+  }
+  for (const b of bases.slice(1)) await until(async () => (await fetch(`${b}/readyz`).catch(() => null))?.ok === true);
+  const call = async (method: string, p: string, body: unknown, token: string) => {
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  try {
+    const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
+    const consoleToken = await svc.services.identity.mint!('bench@example.com');
+    const A = `/v1/admin/orgs/${org.id}/projects/${project.id}`;
+    const token = await issueEnrollmentToken(svc.services.db, { org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
+    const agents: Array<{ key: string; inbox: string }> = [];
+    for (let i = 0; i < agentCount; i++) {
+      const { agent_key: key } = await call('POST', '/v1/enroll', { token: token.raw, agent_handle: `bench-agent-${i}` }, '');
+      const inbox = await call('POST', '/v1/inboxes', { username: `bench${i}` }, key);
+      // The bench sends more than a day's default recipient limit from each inbox.
+      await call('PATCH', `${A}/inboxes/${inbox.id}`, { recipient_limit_24h: 1_000_000 }, consoleToken);
+      agents.push({ key, inbox: inbox.id });
+    }
+
+    const load = async (count: number) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(here, '_review-load.ts'), JSON.stringify({ bases, agents, count })], {
+        maxBuffer: 1 << 20,
+      });
+      return JSON.parse(stdout.trim().split('\n').pop()!) as { accepted: number; refused: number; seconds: number; rate: number; firstError: string | null };
+    };
+    await load(Math.min(500, sends)); // warm-up: connections, plans, caches
+    const result = await load(sends);
+    console.log(
+      `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
+        ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${result.rate.toFixed(0)} sends/s`,
+    );
+    if (result.refused) console.log(`  refused: ${result.refused} (first: ${result.firstError})`);
+
+    const { rows } = await svc.services.db.query<{ id: string }>(
+      `SELECT id FROM machine_instances WHERE kind = 'review' AND state = 'needs_review' ORDER BY created_at LIMIT $1`,
+      [approvals],
+    );
+    const latencies: number[] = [];
+    for (const { id } of rows) {
+      const arrived = relay.arrival(`<${id}.1@bench.test>`);
+      const started = performance.now();
+      await call('POST', `${A}/reviews/${id}/decision`, { action: 'approve' }, consoleToken);
+      latencies.push((await arrived) - started);
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `approve to relay: ${latencies.length} approvals, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`,
+    );
+  } finally {
+    for (const child of children) child.kill();
+    await svc.stop();
+    await relay.close();
+    await embedded?.stop();
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,59 @@
+// Console plane of the Review Loop: settings, the human queue and decisions, machine snapshots.
+import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
+import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
+import { describeMachine } from '../../actors/run-machine.ts';
+import { findReview, listFeedback, listReviews, type ReviewCursor } from '../../storage/reviews.ts';
+import type { ApiContext, RouteTable, Services } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { presentInbox } from '../present/inboxes.ts';
+import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
+
+const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
+const isReviewCursor = (v: any): v is ReviewCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
+
+/** Machines operators can inspect, by the kind in the path. */
+const MACHINE_KINDS = { review: reviewKind };
+
+export function adminReviewRoutes(s: Services): RouteTable {
+  return {
+    adminGetReviewSettings: async (ctx) => {
+      ctx.body = presentReviewSettings(await reviewSettings(s.db, at(ctx).org_id));
+    },
+    adminUpdateReviewSettings: async (ctx) => {
+      ctx.body = presentReviewSettings(await updateReviewSettings(s.db, at(ctx).org_id, ctx.state.body));
+    },
+    adminUpdateInbox: async (ctx) => {
+      ctx.body = presentInbox(await updateInboxPolicy(s.db, { ...at(ctx), inbox: ctx.state.params.inbox_id! }, ctx.state.body));
+    },
+    adminListReviews: async (ctx) => {
+      const q = ctx.state.query;
+      const limit = pageLimit(q.limit);
+      const scope = { ...at(ctx), agent_id: q.agent_id ? String(q.agent_id) : null, inbox_id: q.inbox_id ? String(q.inbox_id) : null };
+      const rows = await listReviews(s.db, scope, {
+        states: q.state ? String(q.state).split(',') : null,
+        limit: limit + 1,
+        after: decodeCursor(q.cursor, isReviewCursor),
+        order: 'asc',
+      });
+      const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+      ctx.body = { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, 'human'))), has_more: p.has_more, next_cursor: p.next_cursor };
+    },
+    adminGetReview: async (ctx) => {
+      const row = await findReview(s.db, { ...at(ctx), agent_id: null, inbox_id: null }, ctx.state.params.review_id!);
+      if (!row) throw notFound('review');
+      const history = await listFeedback(s.db, row.org_id, row.id);
+      ctx.body = { ...presentReview(reviewView(row, 'human')), feedback_history: history.map(presentFeedback) };
+    },
+    adminDecideReview: async (ctx) => {
+      const row = await humanDecision(s, { ...at(ctx), email: ctx.state.console!.email }, ctx.state.params.review_id!, ctx.state.body);
+      ctx.body = presentReview(reviewView(row, 'human'));
+    },
+    adminGetMachine: async (ctx) => {
+      const def = MACHINE_KINDS[ctx.state.params.kind as keyof typeof MACHINE_KINDS];
+      const found = def ? await describeMachine(s.db, def, at(ctx).org_id, ctx.state.params.machine_id!) : null;
+      if (!found || found.project_id !== at(ctx).project_id) throw notFound('machine');
+      ctx.body = presentMachine(found);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// The composer's side of the Review Loop: its reviews, their verbs, and the durable event queue.
+import { ackEvents, drainReviewEvents, waitForReviewEvents, type ComposerReach } from '../../actors/review-events.ts';
+import { composer, reviewView, type ComposerScope } from '../../actors/reviews.ts';
+import { findReview, listFeedback, listReviews, type ReviewCursor } from '../../storage/reviews.ts';
+import type { ApiContext, RouteTable, Services } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { callerInbox } from '../inbox-access.ts';
+import { decodeCursor, encodeCursor, page, pageLimit } from '../paging.ts';
+import { presentFeedback, presentReview, presentReviewEvent } from '../present/reviews.ts';
+
+const scopeOf = (ctx: ApiContext): ComposerScope => {
+  const a = ctx.state.auth!;
+  return { org_id: a.org_id, project_id: a.project_id, agent_id: a.agent_id, inbox_id: a.ceiling === 'inbox' ? a.inbox_id : null };
+};
+
+const reachOf = (ctx: ApiContext): ComposerReach => {
+  const c = scopeOf(ctx);
+  return { org_id: c.org_id, agent_id: c.agent_id, inbox_id: c.inbox_id };
+};
+
+const isReviewCursor = (v: any): v is ReviewCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
+const isEventCursor = (v: any): v is { after: number } => Number.isSafeInteger(v?.after);
+
+/** An `inbox_id` filter names an inbox the key reaches (by id or address); another is 404. */
+async function inboxFilter(s: Services, ctx: ApiContext): Promise<string | null> {
+  const given = ctx.state.query.inbox_id;
+  return given ? (await callerInbox(s, ctx, String(given))).id : null;
+}
+
+async function eventQuery(s: Services, ctx: ApiContext) {
+  const q = ctx.state.query;
+  return {
+    review_id: q.review_id ? String(q.review_id) : null,
+    inbox_id: await inboxFilter(s, ctx),
+    after_id: decodeCursor(q.cursor, isEventCursor)?.after ?? 0,
+    limit: pageLimit(q.limit),
+  };
+}
+
+function eventPage(rows: Awaited<ReturnType<typeof drainReviewEvents>>, limit: number) {
+  const has_more = rows.length > limit;
+  const data = has_more ? rows.slice(0, limit) : rows;
+  return {
+    object: 'list',
+    data: data.map(presentReviewEvent),
+    has_more,
+    next_cursor: has_more ? encodeCursor({ after: data[data.length - 1]!.id }) : null,
+  };
+}
+
+export function reviewRoutes(s: Services): RouteTable {
+  const own = async (ctx: ApiContext) => {
+    const row = await findReview(s.db, scopeOf(ctx), ctx.state.params.review_id!);
+    if (!row) throw notFound('review');
+    return row;
+  };
+  const body = (ctx: ApiContext) => ctx.state.body ?? {};
+  const answer = (ctx: ApiContext, row: Parameters<typeof reviewView>[0]) => {
+    ctx.body = presentReview(reviewView(row, 'composer'));
+  };
+  return {
+    listReviewEvents: async (ctx) => {
+      const q = await eventQuery(s, ctx);
+      ctx.body = eventPage(await drainReviewEvents(s.db, reachOf(ctx), q), q.limit);
+    },
+    waitForReviewEvent: async (ctx) => {
+      const q = await eventQuery(s, ctx);
+      const timeout = Number(ctx.state.query.timeout_seconds ?? 30) * 1000;
+      // The response closing before we answered means the client went away.
+      const closed = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+      const { rows, timed_out } = await waitForReviewEvents(s, reachOf(ctx), q, timeout, closed);
+      ctx.body = { ...eventPage(rows, q.limit), timed_out };
+    },
+    ackReviewEvents: async (ctx) => {
+      const cursors = await ackEvents(s.db, reachOf(ctx), body(ctx).acks ?? []);
+      ctx.body = { cursors };
+    },
+    listReviews: async (ctx) => {
+      const c = scopeOf(ctx);
+      const q = ctx.state.query;
+      const limit = pageLimit(q.limit);
+      const inbox = await inboxFilter(s, ctx);
+      const rows = await listReviews(s.db, { ...c, inbox_id: c.inbox_id ?? inbox }, {
+        states: q.state ? String(q.state).split(',') : null,
+        limit: limit + 1,
+        after: decodeCursor(q.cursor, isReviewCursor),
+        order: 'desc',
+      });
+      const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+      ctx.body = { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, 'composer'))), has_more: p.has_more, next_cursor: p.next_cursor };
+    },
+    getReview: async (ctx) => answer(ctx, await own(ctx)),
+    getReviewFeedback: async (ctx) => {
+      const row = await own(ctx);
+      ctx.body = { review_id: row.id, data: (await listFeedback(s.db, row.org_id, row.id)).map(presentFeedback) };
+    },
+    cancelReview: async (ctx) => answer(ctx, await composer.cancel(s, scopeOf(ctx), ctx.state.params.review_id!, body(ctx).reason ?? null)),
+    restampReview: async (ctx) => answer(ctx, await composer.restamp(s, scopeOf(ctx), ctx.state.params.review_id!, body(ctx).parent_revision)),
+    reviseReview: async (ctx) => answer(ctx, await composer.revise(s, scopeOf(ctx), ctx.state.params.review_id!, body(ctx))),
+    chatReview: async (ctx) => {
+      const b = body(ctx);
+      answer(ctx, await composer.chat(s, scopeOf(ctx), ctx.state.params.review_id!, b.message, b.parent_revision));
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Send, reply and forward. The checks run before the idempotency key is claimed (a refused send
+// writes nothing); the handler then creates the review.
+import { reviewView } from '../../actors/reviews.ts';
+import { prepareSend, submitSend, type PreparedSend } from '../../actors/send.ts';
+import type { ReviewKind } from '../../storage/reviews.ts';
+import type { ApiContext, Route, RouteTable, Services } from '../context.ts';
+import { callerInbox } from '../inbox-access.ts';
+import { presentSendAccepted } from '../present/reviews.ts';
+
+export function sendRoutes(s: Services): RouteTable {
+  const prepared = new WeakMap<ApiContext, PreparedSend>();
+  const prepare = async (ctx: ApiContext, kind: ReviewKind) =>
+    prepareSend(s, {
+      kind,
+      inbox: await callerInbox(s, ctx),
+      agent_id: ctx.state.auth!.agent_id,
+      body: ctx.state.body,
+      message_id: ctx.state.params.message_id,
+    });
+  const route = (kind: ReviewKind): Route => ({
+    precheck: async (ctx) => {
+      prepared.set(ctx, await prepare(ctx, kind));
+    },
+    handler: async (ctx) => {
+      const p = prepared.get(ctx) ?? (await prepare(ctx, kind));
+      const submitted = await submitSend(s, p, s.now());
+      ctx.status = 202;
+      ctx.set('Location', `/v1/reviews/${submitted.review.id}`);
+      ctx.body = presentSendAccepted(reviewView(submitted.review, 'composer'), submitted.released, submitted.policy);
+    },
+  });
+  return { sendEmail: route('send'), replyEmail: route('reply'), forwardEmail: route('forward') };
+}

@@ -1,0 +1,126 @@
+// Delivery attempts of reviews (one per review revision, Message-ID fixed before any relay is
+// contacted) and the local outbox kept when no relay is configured.
+import type { Executor } from './db.ts';
+
+export type DeliveryPhase = 'connecting' | 'data' | 'deferred' | 'sent' | 'failed';
+
+export type DeliveryRow = {
+  org_id: string;
+  project_id: string;
+  review_id: string;
+  revision: number;
+  message_id: string;
+  phase: DeliveryPhase;
+  tries: number;
+  route: string | null;
+  last_error: string | null;
+  relay_response: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** The attempt of this revision, created in phase `connecting` when there is none yet. */
+export async function openDelivery(
+  db: Executor,
+  d: { org_id: string; project_id: string; review_id: string; revision: number; message_id: string },
+): Promise<DeliveryRow> {
+  const { rows } = await db.query<DeliveryRow>(
+    `WITH ins AS (
+       INSERT INTO review_deliveries (org_id, project_id, review_id, revision, message_id, phase)
+       VALUES ($1, $2, $3, $4, $5, 'connecting') ON CONFLICT (org_id, review_id, revision) DO NOTHING RETURNING *)
+     SELECT * FROM ins
+     UNION ALL
+     SELECT * FROM review_deliveries WHERE org_id = $1 AND review_id = $3 AND revision = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
+    [d.org_id, d.project_id, d.review_id, d.revision, d.message_id],
+  );
+  return rows[0]!;
+}
+
+export async function findDelivery(db: Executor, orgId: string, reviewId: string, revision: number): Promise<DeliveryRow | null> {
+  const { rows } = await db.query<DeliveryRow>(
+    'SELECT * FROM review_deliveries WHERE org_id = $1 AND review_id = $2 AND revision = $3',
+    [orgId, reviewId, revision],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records a phase; committed at once by a caller outside any transaction. */
+export async function setDeliveryPhase(
+  db: Executor,
+  key: { org_id: string; review_id: string; revision: number },
+  phase: DeliveryPhase,
+  info: { route?: string | null; last_error?: string | null; relay_response?: string | null; countTry?: boolean } = {},
+): Promise<void> {
+  await db.query(
+    `UPDATE review_deliveries
+        SET phase = $4, route = coalesce($5, route), last_error = coalesce($6, last_error),
+            relay_response = coalesce($7, relay_response), tries = tries + $8, updated_at = now()
+      WHERE org_id = $1 AND review_id = $2 AND revision = $3`,
+    [key.org_id, key.review_id, key.revision, phase, info.route ?? null, info.last_error ?? null, info.relay_response ?? null,
+      info.countTry ? 1 : 0],
+  );
+}
+
+/**
+ * Holds the review's delivery lock for this database session: while one worker delivers, no other
+ * may, and the lock is gone the moment that worker's connection is (a killed process included).
+ */
+export async function tryLockDelivery(db: Executor, reviewId: string): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended('review-delivery ' || $1, 0)) AS ok`, [reviewId]);
+  return rows[0]!.ok;
+}
+
+export async function unlockDelivery(db: Executor, reviewId: string): Promise<void> {
+  await db.query(`SELECT pg_advisory_unlock(hashtextextended('review-delivery ' || $1, 0))`, [reviewId]);
+}
+
+/** Reviews whose delivery is in flight (not parked) and last moved before `olderThan`. */
+export async function reviewsAwaitingDelivery(db: Executor, olderThan: Date, limit: number): Promise<Array<{ org_id: string; id: string }>> {
+  const { rows } = await db.query<{ org_id: string; id: string }>(
+    `SELECT org_id, id FROM machine_instances
+      WHERE kind = 'review' AND state IN ('approved', 'edited', 'sending_auto') AND updated_at < $1
+        AND coalesce((snapshot->'context'->>'reconciliation_needed')::boolean, false) = false
+      ORDER BY updated_at LIMIT $2`,
+    [olderThan, limit],
+  );
+  return rows;
+}
+
+// ---- Local outbox
+
+export type OutboxRow = {
+  org_id: string;
+  project_id: string;
+  id: string;
+  review_id: string;
+  inbox_id: string;
+  message_id: string;
+  envelope_from: string;
+  envelope_to: string[];
+  subject: string;
+  raw: Buffer;
+  created_at: Date;
+};
+
+export async function insertOutbox(tx: Executor, o: Omit<OutboxRow, 'created_at'>): Promise<void> {
+  await tx.query(
+    `INSERT INTO outbound_outbox (org_id, project_id, id, review_id, inbox_id, message_id, envelope_from, envelope_to, subject, raw)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (message_id) DO NOTHING`,
+    [o.org_id, o.project_id, o.id, o.review_id, o.inbox_id, o.message_id, o.envelope_from, o.envelope_to, o.subject, o.raw],
+  );
+}
+
+/** Newest first, without the raw message. */
+export async function listOutbox(db: Executor, q: { org_id: string | null; limit: number }): Promise<Array<Omit<OutboxRow, 'raw'> & { size: number }>> {
+  const { rows } = await db.query(
+    `SELECT org_id, project_id, id, review_id, inbox_id, message_id, envelope_from, envelope_to, subject, octet_length(raw) AS size, created_at
+       FROM outbound_outbox WHERE ($1::text IS NULL OR org_id = $1) ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [q.org_id, q.limit],
+  );
+  return rows;
+}
+
+export async function findOutbox(db: Executor, id: string): Promise<OutboxRow | null> {
+  const { rows } = await db.query<OutboxRow>('SELECT * FROM outbound_outbox WHERE id = $1 OR message_id = $1', [id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,267 @@
+// Reviews: the machine row (machine_instances, kind 'review') joined with what was fixed at
+// submission (reviews), their attachments and their feedback records.
+import type { Executor } from './db.ts';
+
+export type ReviewKind = 'send' | 'reply' | 'forward';
+
+export type NewReview = {
+  org_id: string;
+  project_id: string;
+  id: string;
+  inbox_id: string;
+  agent_id: string;
+  kind: ReviewKind;
+  parent_message_id: string | null;
+  references: string[];
+  recipient_count: number;
+  deadline_at: Date | null;
+};
+
+/** The machine row and the submission row of one review. */
+export type ReviewRow = {
+  org_id: string;
+  project_id: string;
+  id: string;
+  inbox_id: string;
+  agent_id: string;
+  state: string;
+  version: number;
+  machine_version: number;
+  snapshot: { context: Record<string, any>; value: unknown; status: string };
+  created_at: Date;
+  updated_at: Date;
+  kind: ReviewKind;
+  parent_message_id: string | null;
+  references: string[];
+  recipient_count: number;
+  deadline_at: Date | null;
+  /** created_at in microseconds: the paging position (a millisecond date would lose order). */
+  created_us?: number;
+};
+
+const REVIEW_COLUMNS = `m.org_id, m.project_id, m.id, r.inbox_id, r.agent_id, m.state, m.version, m.machine_version, m.snapshot,
+  m.created_at, m.updated_at, r.kind, r.parent_message_id, r."references", r.recipient_count, r.deadline_at,
+  (extract(epoch FROM m.created_at) * 1000000)::bigint AS created_us`;
+const REVIEW_FROM = `machine_instances m JOIN reviews r ON r.org_id = m.org_id AND r.id = m.id`;
+
+/** Who may see a review: the org, and optionally one project, one composing agent, one inbox. */
+export type ReviewScope = { org_id: string; project_id: string | null; agent_id: string | null; inbox_id: string | null };
+
+export async function findReview(db: Executor, scope: ReviewScope, id: string): Promise<ReviewRow | null> {
+  const { rows } = await db.query<ReviewRow>(
+    `SELECT ${REVIEW_COLUMNS} FROM ${REVIEW_FROM}
+      WHERE m.org_id = $1 AND m.kind = 'review' AND m.id = $2
+        AND ($3::text IS NULL OR m.project_id = $3) AND ($4::text IS NULL OR r.agent_id = $4) AND ($5::text IS NULL OR r.inbox_id = $5)`,
+    [scope.org_id, id, scope.project_id, scope.agent_id, scope.inbox_id],
+  );
+  return rows[0] ?? null;
+}
+
+export type ReviewCursor = { created_us: number; id: string };
+
+/** A page of reviews in creation order (`asc`: oldest first, the human queue) or newest first. */
+export async function listReviews(
+  db: Executor,
+  scope: ReviewScope,
+  q: { states: string[] | null; limit: number; after: ReviewCursor | null; order: 'asc' | 'desc' },
+): Promise<ReviewRow[]> {
+  const cmp = q.order === 'asc' ? '>' : '<';
+  const { rows } = await db.query<ReviewRow>(
+    `SELECT ${REVIEW_COLUMNS} FROM ${REVIEW_FROM}
+      WHERE m.org_id = $1 AND m.kind = 'review'
+        AND ($2::text IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR r.agent_id = $3) AND ($4::text IS NULL OR r.inbox_id = $4)
+        AND ($5::text[] IS NULL OR m.state = ANY($5::text[]))
+        AND ($6::bigint IS NULL OR (m.created_at, m.id) ${cmp} (timestamptz 'epoch' + $6 * interval '1 microsecond', $7))
+      ORDER BY m.created_at ${q.order}, m.id ${q.order} LIMIT $8`,
+    [scope.org_id, scope.project_id, scope.agent_id, scope.inbox_id, q.states, q.after?.created_us ?? null, q.after?.id ?? null, q.limit],
+  );
+  return rows;
+}
+
+// ---- What a send is checked against, read in one round trip
+
+export type SendCheckData = {
+  contacts: Array<{ kind: 'allow' | 'block'; pattern: string; direction: 'send' | 'receive' }>;
+  suppressed: string[];
+  /** Recipients of the inbox's reviews of the last 24 hours that were not cancelled. */
+  used_24h: number;
+};
+
+export async function sendCheckData(
+  db: Executor,
+  at: { org_id: string; project_id: string; inbox_id: string },
+  recipients: string[],
+): Promise<SendCheckData> {
+  const { rows } = await db.query<SendCheckData>({
+    name: 'reviews-send-check-data',
+    text: `SELECT
+       (SELECT coalesce(json_agg(json_build_object('kind', c.kind, 'pattern', c.pattern, 'direction', c.direction)), '[]'::json)
+          FROM contacts c WHERE c.org_id = $1 AND c.inbox_id = $3) AS contacts,
+       (SELECT coalesce(array_agg(s.email), '{}') FROM suppressions s
+          WHERE s.org_id = $1 AND s.project_id = $2 AND s.email = ANY($4::text[])) AS suppressed,
+       ${USED_24H_SQL} AS used_24h`,
+    values: [at.org_id, at.project_id, at.inbox_id, recipients.map((r) => r.toLowerCase())],
+  });
+  return rows[0]!;
+}
+
+const USED_24H_SQL = `(SELECT coalesce(sum(u.recipients), 0)::int FROM recipient_usage u
+    WHERE u.org_id = $1 AND u.inbox_id = $3 AND u.minute > now() - interval '24 hours')`;
+
+/**
+ * Locks the inbox row for a submission: sends from one inbox then pass the recipient limit one at a
+ * time. Its own statement, so the count that follows reads what the previous holder committed.
+ */
+export async function lockInboxForSend(tx: Executor, at: { org_id: string; project_id: string; inbox_id: string }): Promise<void> {
+  await tx.query({
+    name: 'reviews-lock-inbox',
+    text: 'SELECT 1 FROM inboxes WHERE org_id = $1 AND project_id = $2 AND id = $3 FOR UPDATE',
+    values: [at.org_id, at.project_id, at.inbox_id],
+  });
+}
+
+/**
+ * Inserts the review and counts its recipients in its inbox's current minute, only if they fit in
+ * what the last 24 hours left of `limit`. now() is the transaction's start, the same instant as the
+ * review's created_at, against which a cancellation gives the recipients back.
+ */
+export async function insertReviewWithinLimit(tx: Executor, r: NewReview, limit: number): Promise<{ inserted: boolean; used_24h: number }> {
+  const { rows } = await tx.query<{ inserted: boolean; used_24h: number }>({
+    name: 'reviews-insert-within-limit',
+    text: `WITH used AS (SELECT coalesce(sum(u.recipients), 0)::int AS n FROM recipient_usage u
+                        WHERE u.org_id = $1 AND u.inbox_id = $4 AND u.minute > now() - interval '24 hours'),
+           ins AS (
+             INSERT INTO reviews (org_id, project_id, id, inbox_id, agent_id, kind, parent_message_id, "references", recipient_count, deadline_at)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM used WHERE used.n + $9 <= $11
+             RETURNING id),
+           counted AS (
+             INSERT INTO recipient_usage (org_id, inbox_id, minute, recipients)
+             SELECT $1, $4, date_trunc('minute', now()), $9 FROM ins
+             ON CONFLICT (org_id, inbox_id, minute) DO UPDATE SET recipients = recipient_usage.recipients + EXCLUDED.recipients)
+           SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h`,
+    values: [r.org_id, r.project_id, r.id, r.inbox_id, r.agent_id, r.kind, r.parent_message_id, r.references, r.recipient_count, r.deadline_at, limit],
+  });
+  return rows[0]!;
+}
+
+/** Gives back the recipients of a review that was cancelled (they were never sent to). */
+export async function releaseRecipientUsage(tx: Executor, orgId: string, reviewId: string): Promise<void> {
+  await tx.query(
+    `UPDATE recipient_usage u SET recipients = greatest(0, u.recipients - r.recipient_count)
+       FROM reviews r
+      WHERE r.org_id = $1 AND r.id = $2 AND u.org_id = r.org_id AND u.inbox_id = r.inbox_id
+        AND u.minute = date_trunc('minute', r.created_at)`,
+    [orgId, reviewId],
+  );
+}
+
+/** Minutes that left the 24-hour window. */
+export async function pruneRecipientUsage(db: Executor): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM recipient_usage WHERE minute < now() - interval '25 hours'`);
+  return rowCount ?? 0;
+}
+
+/** When the oldest counted recipients age out of the 24-hour window. */
+export async function oldestCountedAt(db: Executor, at: { org_id: string; inbox_id: string }): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>(
+    `SELECT min(minute) AS at FROM recipient_usage
+      WHERE org_id = $1 AND inbox_id = $2 AND minute > now() - interval '24 hours' AND recipients > 0`,
+    [at.org_id, at.inbox_id],
+  );
+  return rows[0]?.at ?? null;
+}
+
+/** A category (a machine of kind 'category') of the project. */
+export async function categoryExists(db: Executor, at: { org_id: string; project_id: string }, id: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM machine_instances WHERE org_id = $1 AND project_id = $2 AND kind = 'category' AND id = $3`,
+    [at.org_id, at.project_id, id],
+  );
+  return rows.length > 0;
+}
+
+// ---- Attachments
+
+export type ReviewAttachment = {
+  filename: string | null;
+  content_type: string;
+  content_id: string | null;
+  inline: boolean;
+  size: number;
+  content: Buffer;
+};
+
+export async function insertReviewAttachments(tx: Executor, orgId: string, reviewId: string, files: ReviewAttachment[]): Promise<void> {
+  if (files.length === 0) return;
+  await tx.query(
+    `INSERT INTO review_attachments (org_id, review_id, position, filename, content_type, content_id, inline, size, content)
+     SELECT $1, $2, a.position, a.filename, a.content_type, a.content_id, a.inline, a.size, a.content
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::bytea[])
+         AS a(position, filename, content_type, content_id, inline, size, content)`,
+    [orgId, reviewId, files.map((_, i) => i), files.map((f) => f.filename), files.map((f) => f.content_type),
+      files.map((f) => f.content_id), files.map((f) => f.inline), files.map((f) => f.size), files.map((f) => f.content)],
+  );
+}
+
+export async function listReviewAttachments(db: Executor, orgId: string, reviewId: string, withContent: boolean): Promise<ReviewAttachment[]> {
+  const { rows } = await db.query<ReviewAttachment>(
+    `SELECT filename, content_type, content_id, inline, size${withContent ? ', content' : ''} FROM review_attachments
+      WHERE org_id = $1 AND review_id = $2 ORDER BY position`,
+    [orgId, reviewId],
+  );
+  return rows;
+}
+
+// ---- Feedback, edit diffs and chat
+
+export type FeedbackRow = {
+  review_id: string;
+  seq: number;
+  kind: 'approve' | 'edit' | 'reject' | 'hand_back' | 'chat';
+  author: 'composer' | 'human' | 'reviewer_agent';
+  author_email: string | null;
+  revision: number;
+  feedback: string | null;
+  message: string | null;
+  diff: unknown;
+  created_at: Date;
+};
+
+export async function insertFeedback(
+  tx: Executor,
+  f: Omit<FeedbackRow, 'seq' | 'created_at'> & { org_id: string; project_id: string },
+): Promise<void> {
+  // The review's machine row is locked by the transition that records this, so max + 1 is safe.
+  await tx.query(
+    `INSERT INTO review_feedback (org_id, project_id, review_id, seq, kind, author, author_email, revision, feedback, message, diff)
+     SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10
+       FROM review_feedback WHERE org_id = $1 AND review_id = $3`,
+    [f.org_id, f.project_id, f.review_id, f.kind, f.author, f.author_email, f.revision, f.feedback, f.message,
+      f.diff === undefined || f.diff === null ? null : JSON.stringify(f.diff)],
+  );
+}
+
+export async function listFeedback(db: Executor, orgId: string, reviewId: string): Promise<FeedbackRow[]> {
+  const { rows } = await db.query<FeedbackRow>(
+    `SELECT review_id, seq, kind, author, author_email, revision, feedback, message, diff, created_at
+       FROM review_feedback WHERE org_id = $1 AND review_id = $2 ORDER BY seq`,
+    [orgId, reviewId],
+  );
+  return rows;
+}
+
+/** Which of `ids` are reviews composed by this agent (and of this inbox, when given). */
+export async function ownedReviewIds(db: Executor, who: { org_id: string; agent_id: string; inbox_id: string | null }, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM reviews WHERE org_id = $1 AND agent_id = $2 AND id = ANY($3::text[]) AND ($4::text IS NULL OR inbox_id = $4)`,
+    [who.org_id, who.agent_id, ids, who.inbox_id],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The org of a review, looked up by its id alone (operators' tools name reviews by id only). */
+export async function reviewOrgOf(db: Executor, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ org_id: string }>(`SELECT org_id FROM machine_instances WHERE kind = 'review' AND id = $1`, [id]);
+  return rows[0]?.org_id ?? null;
+}

@@ -1,0 +1,73 @@
+// Operators' commands: a review's snapshot, the machines' diagrams, the local outbox.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { test } from 'node:test';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { toMermaid } from '../../machines/mermaid.ts';
+import { reviewRequestMachine } from '../../machines/review-request.ts';
+import { ConfigError } from '../../service/config.ts';
+import { createLogger } from '../../service/logger.ts';
+import { logOutboundRoute } from '../../mail/outbound/relay.ts';
+import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+import { INTENT, agentWithInbox } from './setup.ts';
+
+const run = promisify(execFile);
+const svc = await startTestService({ roles: ['api', 'worker'] });
+const env = { ...process.env, DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.config.dataDir, LOG_LEVEL: 'silent' };
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', ...args], { env });
+const tenant = await createTenant(svc);
+
+test('snapshot <id> prints the persisted snapshot, version, transitions and legal verbs', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const id = (await agent.send({ to: 'dana@acme.example', text: 'x', intent: INTENT })).body.review_id;
+  await agent.decide(id, { action: 'open' });
+  const out = JSON.parse((await cli('snapshot', id)).stdout);
+  assert.equal(out.id, id);
+  assert.equal(out.kind, 'review');
+  assert.equal(out.state, 'in_review');
+  assert.equal(out.version, 2);
+  assert.equal(out.snapshot.context.draft.text, 'x');
+  assert.deepEqual(out.transitions.map((t: any) => t.event.type), ['submit', 'open']);
+  assert.ok(out.allowed_actions.includes('approve'));
+  await assert.rejects(cli('snapshot', 'rr_unknown'), (err: any) => err.code === 1 && /no machine rr_unknown/.test(err.stderr));
+});
+
+test('machines --mermaid prints the review diagram generated from the machine', async () => {
+  const { stdout } = await cli('machines', '--mermaid');
+  assert.equal(stdout, `%% review\n${toMermaid(reviewRequestMachine)}`);
+  assert.match(stdout, /^stateDiagram-v2$/m);
+  assert.match(stdout, /needs_review --> in_review : open \[mayDecide\]/);
+  assert.match(stdout, /failed --> cancelled : cancel \[composerCancels\]/);
+});
+
+test('outbox lists the mail kept for other domains without a relay, and prints one as sent', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const id = (await agent.send({ to: 'dana@acme.example', subject: 'Kept locally', text: 'In the outbox.', intent: INTENT })).body.review_id;
+  await agent.decide(id, { action: 'approve' });
+  await agent.until(id, 'sent');
+  const list = JSON.parse((await cli('outbox', '--json')).stdout);
+  const entry = list.find((o: any) => o.review_id === id);
+  assert.ok(entry);
+  assert.deepEqual(entry.envelope_to, ['dana@acme.example']);
+  const raw = (await cli('outbox', entry.id, '--raw')).stdout;
+  assert.match(raw, /Subject: Kept locally/);
+  assert.match(raw, new RegExp(`Message-ID: <${id}\\.1@agents\\.test>`));
+  await assert.rejects(cli('reconcile', id, '--delivered'), (err: any) => err.code === 1 && /not parked/.test(err.stderr));
+});
+
+test('the start-up log says where mail for other domains goes, and a bad SMTP_URL stops the start', async () => {
+  const said = (smtpUrl: string | null) => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    logOutboundRoute(smtpUrl, createLogger('info', sink));
+    return JSON.parse(lines[0]!);
+  };
+  const outbox = said((await testConfig({})).smtpUrl);
+  assert.equal(outbox.level, 40);
+  assert.match(outbox.msg, /no SMTP_URL relay configured: outbound mail to other domains is kept in the local outbox/);
+  const relayed = said((await testConfig({ SMTP_URL: 'smtp://user:secret@127.0.0.1:2599' })).smtpUrl);
+  assert.match(relayed.msg, /goes through the SMTP_URL relay/);
+  assert.equal(relayed.relay, 'smtp://user:***@127.0.0.1:2599', 'the password is not logged');
+  await assert.rejects(testConfig({ SMTP_URL: 'http://relay.example' }), (err: any) => err instanceof ConfigError && /SMTP_URL must start with smtp:\/\/ or smtps:\/\//.test(err.message));
+});
