@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const scenarios = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !['run.ts'].includes(f) && !f.startsWith('_')).map((f) => f.slice(0, -3));
-const wanted = process.argv.slice(2);
+// Scenario names first, then the options passed to each (`inbound --messages 1000`).
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('-'));
+const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
 if (wanted.length === 0) {
   console.log(`usage: npm run bench -- <${scenarios.join('|')}> [...]`);
   process.exit(scenarios.length ? 0 : 1);
@@ -18,6 +21,6 @@ for (const name of wanted) {
 }
 for (const name of wanted) {
   const mod = await import(path.join(dir, `${name}.ts`));
-  await mod.run(process.argv.slice(2 + wanted.length));
+  await mod.run(args.slice(wanted.length));
 }
 process.exit(0);

@@ -1,12 +1,18 @@
 #!/usr/bin/env -S node --import tsx
 // The one command line: run the service (all roles, or one), and the operator's tools.
+import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
+import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
+import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { ConfigError, PLAN_TIERS, loadConfig, type Config, type PlanTier } from '../service/config.ts';
 import { createIdentityProvider } from '../service/identity.ts';
 import { createLogger } from '../service/logger.ts';
+import { startQueue } from '../service/queue.ts';
 import { ROLES, openDatabase, startService, type Role } from '../service/start.ts';
+import { ensureQueues } from '../service/workers.ts';
 import { createPool, type Pool } from '../storage/db.ts';
 import { migrate } from '../storage/migrate.ts';
 
@@ -16,6 +22,14 @@ const USAGE = `usage: agent-inbox <command>
   bootstrap [--json] [--email E] [--name N] [--plan P]
                                          create an org, project, owner, console token and enrollment token
   console-token --email E [--json]       mint a console session token (development identity provider)
+  snapshot <id>                          a machine's persisted snapshot, version, state, transitions and legal verbs (JSON)
+  machines --mermaid                     the state diagrams, generated from the machine definitions
+  outbox [--limit N] [--json]            mail kept for other domains when no SMTP_URL relay is configured
+  outbox <id> --raw                      one outbox message as sent (message/rfc822)
+  reconcile <review_id> --delivered|--failed [--reason R]
+                                         resolve a send parked for reconciliation, after checking the relay's log
+  mcp --stdio                            the MCP server over stdio (AGENT_INBOX_URL, AGENT_INBOX_API_KEY)
+  mcp --http [--port P]                  the MCP server as its own process over Streamable HTTP (default port 8081)
 `;
 
 async function withDatabase<T>(config: Config, fn: (db: Pool) => Promise<T>): Promise<T> {
@@ -25,6 +39,26 @@ async function withDatabase<T>(config: Config, fn: (db: Pool) => Promise<T>): Pr
   try {
     await migrate(db);
     return await fn(db);
+  } finally {
+    await db.end();
+    await embedded?.stop();
+  }
+}
+
+/** The database and the job queue, for commands that move a machine (its effects enqueue jobs). */
+async function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const { url, embedded } = await openDatabase(config, log);
+  const db = createPool(url, log, 2);
+  try {
+    await migrate(db);
+    const queue = await startQueue(url, log);
+    try {
+      await ensureQueues(queue);
+      return await fn({ db, queue, config, log });
+    } finally {
+      await queue.stop();
+    }
   } finally {
     await db.end();
     await embedded?.stop();
@@ -91,6 +125,75 @@ async function main(argv: string[]): Promise<number> {
       const token = await mintConsoleToken(config, values.email);
       print(values.json === true, { email: values.email.toLowerCase(), console_token: token });
       return 0;
+    }
+    case 'snapshot': {
+      const id = rest[0];
+      if (!id) throw new ConfigError('snapshot needs a machine id, such as rr_...');
+      const found = await withDatabase(config, (db) => machineSnapshot(db, id));
+      if (!found) {
+        process.stderr.write(`agent-inbox: no machine ${id}\n`);
+        return 1;
+      }
+      console.log(JSON.stringify(found, null, 2));
+      return 0;
+    }
+    case 'machines': {
+      const { values } = parseArgs({ args: rest, options: { mermaid: { type: 'boolean' } } });
+      if (!values.mermaid) throw new ConfigError('machines needs --mermaid');
+      process.stdout.write(machineDiagrams());
+      return 0;
+    }
+    case 'outbox': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { raw: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } },
+      });
+      if (positionals[0]) {
+        const row = await withDatabase(config, (db) => findOutbox(db, positionals[0]!));
+        if (!row) {
+          process.stderr.write(`agent-inbox: no outbox message ${positionals[0]}\n`);
+          return 1;
+        }
+        if (values.raw) process.stdout.write(row.raw);
+        else print(values.json === true, { id: row.id, review_id: row.review_id, message_id: row.message_id, from: row.envelope_from, to: row.envelope_to.join(', '), subject: row.subject, created_at: row.created_at.toISOString() });
+        return 0;
+      }
+      const rows = await withDatabase(config, (db) => listOutbox(db, { org_id: null, limit: Number(values.limit ?? 50) }));
+      if (values.json) console.log(JSON.stringify(rows, null, 2));
+      else for (const r of rows) console.log(`${r.created_at.toISOString()}  ${r.id}  ${r.envelope_from} -> ${r.envelope_to.join(', ')}  ${r.subject}`);
+      return 0;
+    }
+    case 'reconcile': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { delivered: { type: 'boolean' }, failed: { type: 'boolean' }, reason: { type: 'string' } },
+      });
+      const id = positionals[0];
+      if (!id || values.delivered === values.failed) throw new ConfigError('reconcile needs a review id and one of --delivered or --failed');
+      const out = await withQueue(config, (deps) =>
+        reconcileDelivery(deps, { review_id: id, outcome: values.delivered ? 'delivered' : 'failed', reason: values.reason }),
+      );
+      print(false, { review_id: id, ...out });
+      return 0;
+    }
+    case 'mcp': {
+      const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' } } });
+      const apiBaseUrl = process.env.AGENT_INBOX_URL || config.publicBaseUrl;
+      if (values.stdio) {
+        await runStdio({ apiBaseUrl, apiKey: process.env.AGENT_INBOX_API_KEY || undefined });
+        return -1;
+      }
+      if (!values.http) throw new ConfigError('mcp needs --stdio or --http');
+      const port = Number(values.port ?? 8081);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a port number');
+      const handler = mcpHttpHandler({ apiBaseUrl });
+      http.createServer((req, res) => {
+        if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return void res.writeHead(404).end();
+        void handler(req, res);
+      }).listen(port, config.host, () => process.stderr.write(`MCP server on http://${config.host}:${port}/mcp for ${apiBaseUrl}\n`));
+      return -1;
     }
     default:
       process.stderr.write(USAGE);

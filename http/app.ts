@@ -10,11 +10,16 @@ import { loadApiDocument, type OperationSpec } from './openapi.ts';
 import { operationChain, problemsBase } from './pipeline.ts';
 import { compileValidators } from './validate.ts';
 
-export type AppOptions = { services: Services; routes: RouteTable };
+export type AppOptions = {
+  services: Services;
+  routes: RouteTable;
+  /** The MCP endpoint, mounted at /mcp beside the REST operations (it calls them through the SDK). */
+  mcp?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
+};
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function createApp({ services, routes }: AppOptions): Koa<ApiState> {
+export function createApp({ services, routes, mcp }: AppOptions): Koa<ApiState> {
   const api = loadApiDocument();
   const validators = compileValidators(api);
   const app = new Koa<ApiState>();
@@ -66,6 +71,14 @@ export function createApp({ services, routes }: AppOptions): Koa<ApiState> {
       ctx.body = res.body;
     }
   });
+
+  if (mcp) {
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/mcp') return next();
+      ctx.respond = false; // the MCP transport writes the response itself
+      await mcp(ctx.req, ctx.res);
+    });
+  }
 
   const router = new Router<ApiState>();
   for (const op of api.operations) {

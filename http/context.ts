@@ -38,6 +38,12 @@ export type Route = {
   handler: Handler;
   /** Where an Idempotency-Key is recorded when the caller is not an authenticated principal. */
   idempotencyScope?: (ctx: ApiContext, key: string) => Promise<IdempotencyScope | null>;
+  /**
+   * Checks run before an Idempotency-Key is claimed: a request they refuse leaves no trace, not
+   * even its key, so it can be retried with the same key once fixed. Skipped when the key already
+   * holds a response to replay.
+   */
+  precheck?: Handler;
 };
 
 /** operationId → route; every operation in the OpenAPI document has exactly one. */

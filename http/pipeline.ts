@@ -140,7 +140,8 @@ function validate(v: Validators): Middleware {
 function idempotencyKeyOf(ctx: ApiContext): string | null {
   const header = ctx.get('idempotency-key');
   if (header) return header;
-  const clientId = ctx.state.body?.client_id;
+  // `idempotency_key` is the send body's name for it (the SDK's spelling).
+  const clientId = ctx.state.body?.client_id ?? ctx.state.body?.idempotency_key;
   return typeof clientId === 'string' && clientId !== '' ? clientId : null;
 }
 
@@ -157,6 +158,7 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
   return async (ctx, next) => {
     const key = op.idempotent ? idempotencyKeyOf(ctx) : null;
     const scope = key ? await scopeOf(ctx, route, key) : null;
+    if (route.precheck && !(scope && (await readIdempotencyKey(s.db, scope))?.response)) await route.precheck(ctx);
     if (!scope) return next();
     // The exact bytes, so a retry that spells a field differently is a different request.
     const hash = crypto

@@ -19,6 +19,16 @@ export type Config = {
   defaultPlan: PlanTier;
   smtpTlsKey: string | null;
   smtpTlsCert: string | null;
+  /** AES-256-GCM key for secrets kept recoverable (webhook signing secrets); null: DATA_DIR/encryption.key. */
+  encryptionKey: Buffer | null;
+  /** Seconds before each webhook retry; the delivery gives up after the last. */
+  webhookRetrySchedule: number[];
+  webhookTimeoutSeconds: number;
+  /** Consecutive failed attempts, across deliveries, that deactivate a webhook. */
+  webhookDeactivateAfter: number;
+  sseHeartbeatSeconds: number;
+  /** Seconds a human-routed review may wait before it is cancelled (deadline_exceeded); null: no deadline. */
+  reviewDeadlineSeconds: number | null;
 };
 
 export const PLAN_TIERS = ['free', 'developer', 'startup', 'enterprise'] as const;
@@ -56,6 +66,41 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a number of seconds above 0, got "${raw}"`);
+  return n;
+}
+
+function secondsList(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map((part) => Number(part.trim()));
+  if (list.some((n) => !Number.isFinite(n) || n <= 0)) {
+    throw new ConfigError(`${name} must be a comma-separated list of seconds above 0, got "${raw}"`);
+  }
+  return list;
+}
+
+// A delivery job that outlives 60 s is taken for a dead worker's (actors/workers/webhook-delivery.ts).
+function webhookTimeout(env: Env): number {
+  const seconds = positiveNumber(env, 'WEBHOOK_TIMEOUT_SECONDS', 10);
+  if (seconds > 45) throw new ConfigError(`WEBHOOK_TIMEOUT_SECONDS must be at most 45, got "${env.WEBHOOK_TIMEOUT_SECONDS}"`);
+  return seconds;
+}
+
+function key32(env: Env, name: string): Buffer | null {
+  const raw = optional(env, name);
+  if (raw === null) return null;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || key.toString('base64').replace(/=+$/, '') !== raw.trim().replace(/=+$/, '')) {
+    throw new ConfigError(`${name} must be the base64 encoding of 32 random bytes (for example: openssl rand -base64 32)`);
+  }
+  return key;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
@@ -70,6 +115,15 @@ function url(env: Env, name: string): string | null {
     new URL(raw);
   } catch {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** The outbound relay: smtp:// (STARTTLS when offered) or smtps:// (TLS from the start). */
+function smtpRelayUrl(env: Env): string | null {
+  const raw = url(env, 'SMTP_URL');
+  if (raw !== null && !/^smtps?:$/.test(new URL(raw).protocol)) {
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${new URL(raw).protocol}//"`);
   }
   return raw;
 }
@@ -108,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(text(env, 'DATA_DIR', './.data')),
     inboxDomain,
-    smtpUrl: url(env, 'SMTP_URL'),
+    smtpUrl: smtpRelayUrl(env),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL') ?? `http://${host}:${httpPort}`,
     consoleJwksUrl,
     consoleIssuer,
@@ -118,5 +172,11 @@ export function loadConfig(env: Env = process.env): Config {
     defaultPlan,
     smtpTlsKey,
     smtpTlsCert,
+    encryptionKey: key32(env, 'ENCRYPTION_KEY'),
+    webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', [10, 60, 300, 1800, 7200, 21600, 43200]),
+    webhookTimeoutSeconds: webhookTimeout(env),
+    webhookDeactivateAfter: positiveInt(env, 'WEBHOOK_DEACTIVATE_AFTER', 20),
+    sseHeartbeatSeconds: positiveNumber(env, 'SSE_HEARTBEAT_SECONDS', 15),
+    reviewDeadlineSeconds: optional(env, 'REVIEW_DEADLINE_SECONDS') === null ? null : positiveInt(env, 'REVIEW_DEADLINE_SECONDS', 1),
   };
 }

@@ -20,6 +20,8 @@ export function createListener(url: string, log: Logger): Listener {
   let connecting: Promise<void> | null = null;
   let closed = false;
   let retryTimer: NodeJS.Timeout | null = null;
+  // LISTEN commands sent on the live connection and not yet answered; ready() waits for them.
+  const pending = new Set<Promise<void>>();
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -61,13 +63,17 @@ export function createListener(url: string, log: Logger): Listener {
       bus.on(channel, fn);
       if (!channels.has(channel)) {
         channels.add(channel);
-        if (client) client.query(`LISTEN ${client.escapeIdentifier(channel)}`).catch(() => {});
-        else connect().catch(() => scheduleReconnect());
+        if (client) {
+          const listening = client.query(`LISTEN ${client.escapeIdentifier(channel)}`).then(() => {}, () => {});
+          pending.add(listening);
+          void listening.finally(() => pending.delete(listening));
+        } else connect().catch(() => scheduleReconnect());
       }
       return () => bus.off(channel, fn);
     },
     async ready() {
       if (connecting) await connecting.catch(() => {});
+      if (pending.size) await Promise.all(pending);
       if (!client && !closed) await connect();
     },
     async close() {

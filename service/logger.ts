@@ -19,6 +19,8 @@ const REDACT = [
   '*.hmac_secret',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** `destination` defaults to stdout; tests pass a stream to read what was logged. */
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -2,9 +2,12 @@
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
 import type { Services } from '../http/context.ts';
 import { allRoutes } from '../http/routes/index.ts';
+import { startInboundSmtp } from '../mail/inbound/smtp.ts';
+import { closeRelaySessions, logOutboundRoute } from '../mail/outbound/relay.ts';
 import { createPool } from '../storage/db.ts';
 import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
@@ -22,6 +25,8 @@ export type RunningService = {
   services: Services;
   /** The bound HTTP address, when the api role runs. */
   httpUrl: string | null;
+  /** The bound inbound SMTP port, when the smtp role runs. */
+  smtpPort: number | null;
   embedded: EmbeddedDatabase | null;
   stop(): Promise<void>;
 };
@@ -53,19 +58,31 @@ export async function startService(
   const stops: Array<() => Promise<void> | void> = [];
 
   if (roles.has('worker')) {
+    logOutboundRoute(config.smtpUrl, log.child({ component: 'outbound' }));
     const unlisten = await startWorkers({ db, queue, config, log: log.child({ component: 'worker' }) }, listener);
     stops.push(unlisten);
   }
 
+  let smtpPort: number | null = null;
+  if (roles.has('smtp')) {
+    const smtp = await startInboundSmtp({ db, queue, config, log });
+    smtpPort = smtp.address.port;
+    stops.push(() => smtp.close());
+  }
+
   let httpUrl: string | null = null;
   if (roles.has('api')) {
-    const app = createApp({ services, routes: allRoutes(services) });
+    // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
+    let selfUrl = '';
+    const mcp = mcpHttpHandler({ apiBaseUrl: () => selfUrl });
+    const app = createApp({ services, routes: allRoutes(services), mcp });
     const server: http.Server = await new Promise((resolve) => {
       const srv = app.listen(config.port, config.host, () => resolve(srv));
     });
     server.keepAliveTimeout = 65_000;
     const { port } = server.address() as AddressInfo;
     httpUrl = `http://${config.host}:${port}`;
+    selfUrl = `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`;
     log.info({ url: httpUrl }, 'HTTP API listening');
     stops.push(
       () =>
@@ -79,10 +96,13 @@ export async function startService(
   return {
     services,
     httpUrl,
+    smtpPort,
     embedded,
     async stop() {
       for (const stop of stops.reverse()) await stop();
       await queue.stop().catch(() => {});
+      // After the workers: a delivery finishing during their stop returns its relay session.
+      closeRelaySessions();
       await listener.close();
       await db.end().catch(() => {});
       if (embedded) await embedded.stop();

@@ -1,4 +1,5 @@
 // Runs the registered workers on pg-boss, and answers job wake-ups at once instead of at the next poll.
+import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { WorkerDeps } from '../actors/workers/worker.ts';
 import type { Listener } from './listener.ts';
@@ -13,11 +14,11 @@ export async function ensureQueues(queue: Queue): Promise<void> {
 
 export async function startWorkers(deps: WorkerDeps, listener: Listener): Promise<() => void> {
   const { boss } = deps.queue;
-  const ids = new Map<string, string>();
+  const ids = new Map<string, string[]>();
   for (const w of WORKERS) {
     if (w.cron) await boss.schedule(w.name, w.cron, {});
     const log = deps.log.child({ worker: w.name });
-    const id = await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    const handler = async ([job]: PgBoss.Job<object>[]) => {
       if (!job) return;
       try {
         await w.perform(job.data, { ...deps, log });
@@ -25,11 +26,14 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener): Promis
         log.warn({ err: (err as Error).message, job: job.id }, 'job failed; it will be retried by its queue policy');
         throw err;
       }
-    });
-    ids.set(w.name, id);
+    };
+    const list: string[] = [];
+    for (let i = 0; i < (w.concurrency ?? 1); i++) {
+      list.push(await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler));
+    }
+    ids.set(w.name, list);
   }
   return listener.on(JOB_WAKE_CHANNEL, (name) => {
-    const id = ids.get(name);
-    if (id) boss.notifyWorker(id);
+    for (const id of ids.get(name) ?? []) boss.notifyWorker(id);
   });
 }

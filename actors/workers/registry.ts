@@ -1,5 +1,16 @@
 // Every background worker, in one list. A worker process runs all of them.
 import { maintenanceWorker } from './maintenance.ts';
+import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
+import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
+import { webhookDeliveryWorker } from './webhook-delivery.ts';
 import type { Worker } from './worker.ts';
 
-export const WORKERS: Worker<any>[] = [maintenanceWorker];
+export const WORKERS: Worker<any>[] = [
+  maintenanceWorker,
+  webhookDeliveryWorker,
+  reviewDeliveryWorker,
+  reviewDeliverySweepWorker,
+  reviewEscalationWorker,
+  reviewDeadlineWorker,
+  reviewReconcileWorker,
+];

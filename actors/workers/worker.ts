@@ -12,5 +12,7 @@ export type Worker<T extends object = object> = {
   queue?: Omit<PgBoss.Queue, 'name'>;
   /** Cron schedule for periodic workers. */
   cron?: string;
+  /** Jobs of this queue one process runs at once (default 1). */
+  concurrency?: number;
   perform(payload: T, deps: WorkerDeps): Promise<void>;
 };

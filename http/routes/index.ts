@@ -1,10 +1,21 @@
 // Every route table, merged; createApp checks it against the operations of the OpenAPI document.
 import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
+import { adminReviewRoutes } from './admin-reviews.ts';
+import { contactRoutes } from './contacts.ts';
 import { enrollmentRoutes } from './enrollment.ts';
+import { eventRoutes } from './events.ts';
 import { healthRoutes } from './health.ts';
+import { inboxRoutes } from './inboxes.ts';
+import { messageRoutes } from './messages.ts';
+import { reviewRoutes } from './reviews.ts';
+import { sendRoutes } from './send.ts';
+import { threadRoutes } from './threads.ts';
+import { unsubscribeRoutes } from './unsubscribe.ts';
+import { webhookRoutes } from './webhooks.ts';
 
-const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes];
+const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
+  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

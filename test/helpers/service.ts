@@ -6,6 +6,7 @@ import { after } from 'node:test';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createOrgWithOwner } from '../../actors/tenancy.ts';
 import { loadConfig, type Config } from '../../service/config.ts';
+import type { Logger } from '../../service/logger.ts';
 import { startService, type Role, type RunningService } from '../../service/start.ts';
 import { randomToken } from '../../storage/ids.ts';
 import { createTestDatabase } from './db.ts';
@@ -33,12 +34,12 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
  * Pass `databaseUrl` to start a second process on the same database.
  */
 export async function startTestService(
-  opts: { env?: Record<string, string>; roles?: Role[]; databaseUrl?: string; config?: Config } = {},
+  opts: { env?: Record<string, string>; roles?: Role[]; databaseUrl?: string; config?: Config; log?: Logger } = {},
 ): Promise<TestService> {
   const created = opts.databaseUrl ? null : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? created!.url;
   const config = opts.config ?? (await testConfig(opts.env));
-  const running = await startService(config, { roles: opts.roles, databaseUrl });
+  const running = await startService(config, { roles: opts.roles, databaseUrl, log: opts.log });
   const url = running.httpUrl ?? '';
   let stopped = false;
   const stop = async () => {

@@ -1,0 +1,9 @@
+// The MCP server over stdio for local clients; the agent key comes from the environment.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { AgentInbox } from '@agent-inbox/sdk';
+import { createMcpServer } from './server.ts';
+
+export async function runStdio(opts: { apiBaseUrl: string; apiKey?: string }): Promise<void> {
+  const server = createMcpServer(new AgentInbox({ baseUrl: opts.apiBaseUrl, apiKey: opts.apiKey }));
+  await server.connect(new StdioServerTransport());
+}

@@ -1,0 +1,55 @@
+// The MCP tools: one per agent-plane verb, each calling one SDK method. Names are the contract's;
+// descriptions tell an agent when to use the tool and how to recover from its errors.
+
+export type ToolSpec = { name: string; operationId: string; description: string };
+
+export const TOOLS: ToolSpec[] = [
+  { name: 'redeem_enrollment', operationId: 'redeemEnrollment', description: 'Redeem an enrollment token (pk_enroll_...) for this agent\'s own key. Idempotent on agent_handle: the same handle always gets the same agent. The returned agent_key is shown once; store it.' },
+  { name: 'whoami', operationId: 'whoami', description: 'Show the org, project, agent, key ceiling and permissions of the key in use.' },
+  { name: 'create_inbox', operationId: 'createInbox', description: 'Create an email inbox (an address that can receive and send). Pass client_id to make a retry safe.' },
+  { name: 'list_inboxes', operationId: 'listInboxes', description: 'List the inboxes this key can reach, with cursor paging (limit, cursor).' },
+  { name: 'get_inbox', operationId: 'getInbox', description: 'Get one inbox by id or address, including effective_review_policy (whether sends need human review, and why).' },
+  { name: 'send_email', operationId: 'sendEmail', description: 'Send a new email from an inbox. Every send becomes a review record: under require_review you must give intent.summary (8-200 chars: who, what, why) and get 202 queued_for_review with a review id (rr_...); follow it with wait_for_review_event. If you get intent_required, retry with the retry_with example filled in.' },
+  { name: 'reply_email', operationId: 'replyEmail', description: 'Reply within a thread (thread_id); the newest message of the thread is answered. Same review rules as send_email. expected_last_message_id guards against replying to a thread that moved on (409).' },
+  { name: 'forward_email', operationId: 'forwardEmail', description: 'Forward a received message (with its attachments) to new recipients. Same review rules as send_email.' },
+  { name: 'read_messages', operationId: 'listMessages', description: 'List messages in an inbox folder (default INBOX), newest first, with cursor paging.' },
+  { name: 'get_message', operationId: 'getMessage', description: 'Get one message. format: auto|text|html|both picks the body parts; variant: source (as sent) or extracted (quoted history and signatures removed).' },
+  { name: 'get_message_raw', operationId: 'getMessageRaw', description: 'Download a message\'s raw MIME source (message/rfc822), base64-encoded.' },
+  { name: 'search', operationId: 'searchMessages', description: 'Full-text search an inbox (q in web-search syntax) with filters from, to, subject, folder, after, before, has_attachment; ranked, paged.' },
+  { name: 'batch_update_messages', operationId: 'batchUpdateMessages', description: 'Mark up to 100 messages seen/unseen or move them between folders in one call.' },
+  { name: 'list_threads', operationId: 'listThreads', description: 'List conversation threads of an inbox, most recent first.' },
+  { name: 'get_thread', operationId: 'getThread', description: 'Get a thread with its messages oldest first and last_message_id (use it as expected_last_message_id when replying).' },
+  { name: 'list_attachments', operationId: 'listAttachments', description: 'List a message\'s attachments (including inline images) with filename, content type and size.' },
+  { name: 'get_attachment', operationId: 'getAttachment', description: 'Download one attachment, base64-encoded with its content type.' },
+  { name: 'wait_for_email', operationId: 'waitForEmail', description: 'Wait for the next matching message to arrive (from, subject_contains; since defaults to now, so older mail is never returned). With extract=code or extract=link it returns the one-time code or verification link. Answers timed_out: true after timeout_seconds (max 120).' },
+  { name: 'register_webhook', operationId: 'registerWebhook', description: 'Register a URL to receive message.received events, signed with HMAC-SHA256 (X-Service-Signature). The secret is returned once.' },
+  { name: 'update_webhook', operationId: 'updateWebhook', description: 'Change a webhook\'s url, events, inbox filter or active flag.' },
+  { name: 'list_webhooks', operationId: 'listWebhooks', description: 'List the webhooks of this agent, secrets redacted, with active flag and failure counts.' },
+  { name: 'get_webhook', operationId: 'getWebhook', description: 'Get one webhook (secret redacted), with its failure count.' },
+  { name: 'delete_webhook', operationId: 'deleteWebhook', description: 'Delete a webhook; deliveries to its URL stop at once.' },
+  { name: 'list_webhook_deliveries', operationId: 'listWebhookDeliveries', description: 'List a webhook\'s delivery attempts with status codes and next retry times.' },
+  { name: 'redeliver_webhook', operationId: 'redeliverWebhook', description: 'Send one delivery again (same event id, fresh signature).' },
+  { name: 'rotate_webhook_secret', operationId: 'rotateWebhookSecret', description: 'Rotate a webhook\'s signing secret; the new one is returned once and both are signed for 24 hours.' },
+  { name: 'add_contact', operationId: 'addContact', description: 'Add an allow or block entry (email or domain) to an inbox\'s contact list. Any allow entry turns on allowlist mode: sends go only to allowed recipients.' },
+  { name: 'list_contacts', operationId: 'listContacts', description: 'List the allow and block entries of an inbox\'s contact list.' },
+  { name: 'remove_contact', operationId: 'removeContact', description: 'Remove an allow or block entry from an inbox\'s contact list by its id.' },
+  { name: 'check_suppression', operationId: 'checkSuppression', description: 'Check whether an address is suppressed (opted out); sends to it are refused with recipient_suppressed.' },
+  { name: 'list_suppressions', operationId: 'listSuppressions', description: 'List suppressed addresses of the project.' },
+  { name: 'suppress_email', operationId: 'suppressEmail', description: 'Suppress an address: no further mail to it from this project.' },
+  { name: 'unsuppress_email', operationId: 'unsuppressEmail', description: 'Lift a suppression so mail to the address is allowed again (only when the person asked for it).' },
+  { name: 'list_reviews', operationId: 'listReviews', description: 'List this agent\'s review records, filtered by state or inbox.' },
+  { name: 'get_review', operationId: 'getReview', description: 'Get a review: state, revision, version, the draft, feedback, and allowed_actions (the verbs legal now).' },
+  { name: 'get_review_feedback', operationId: 'getReviewFeedback', description: 'Every reviewer decision, feedback and edit diff of a review, oldest first. Read it before revising.' },
+  { name: 'cancel_review', operationId: 'cancelReview', description: 'Withdraw a draft, or close out a failed send (the only legal step after review.failed).' },
+  { name: 'restamp_review', operationId: 'restampReview', description: 'Mark a queued or rejected draft as checked against the current rules without changing it (parent_revision = current revision).' },
+  { name: 'revise_review', operationId: 'reviseReview', description: 'Submit a new revision of a draft (to, subject, text, intent) with parent_revision = the current revision. On 409 stale: re-read the review and feedback, re-apply, retry (at most 3 times).' },
+  { name: 'chat_review', operationId: 'chatReview', description: 'Send a chat message to the reviewer of a draft (in_review or chatting).' },
+  { name: 'list_review_events', operationId: 'listReviewEvents', description: 'Drain the durable review event queue: events after your acked cursor. An event counts as handled only once you ack it.' },
+  { name: 'wait_for_review_event', operationId: 'waitForReviewEvent', description: 'Long-poll for the next review events (review.sent, review.rejected, ...). Ack each with ack_review_event once handled.' },
+  { name: 'ack_review_event', operationId: 'ackReviewEvents', description: 'Ack review events: acks [{review_id, through_seq}] (and broadcast_ids). Monotonic and idempotent.' },
+];
+
+/** Agent-plane operations with no tool, and why. */
+export const NOT_TOOLS: Record<string, string> = {
+  streamEvents: 'a long-lived SSE stream; MCP clients use wait_for_email and wait_for_review_event instead',
+};

@@ -1,0 +1,85 @@
+// The agent-plane client: one method per operation (generated from the OpenAPI document), plus
+// iterators for cursor paging, the live event stream and the durable review event queue.
+import { GeneratedMethods } from './generated/methods.ts';
+import { OPERATIONS, type OperationId } from './generated/operations.ts';
+import { readEventStream, type StreamEvent, type StreamOptions } from './sse.ts';
+import { Transport, type TransportOptions } from './transport.ts';
+import type { CallOptions } from './types.ts';
+
+export type ClientOptions = Omit<TransportOptions, 'baseUrl'> & { baseUrl?: string };
+
+export class AgentInbox extends GeneratedMethods {
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    super();
+    this.transport = new Transport({ ...options, baseUrl: options.baseUrl ?? 'http://127.0.0.1:8080' });
+  }
+
+  /** The path template of an operation, e.g. `/v1/inboxes/{inbox_id}/send`. */
+  pathOf(id: OperationId): string {
+    return OPERATIONS[id].path;
+  }
+
+  protected call(
+    id: OperationId,
+    params: Record<string, string>,
+    body: unknown,
+    query: unknown,
+    kind: 'json' | 'bytes' | 'response',
+    options: CallOptions = {},
+  ): Promise<any> {
+    const op = OPERATIONS[id];
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    return this.transport.request(op.method, path, {
+      body,
+      query: query as Record<string, unknown> | undefined,
+      idempotencyKey: options.idempotencyKey,
+      headers: options.headers,
+      signal: options.signal,
+      as: kind,
+    });
+  }
+
+  /**
+   * Every item of a cursor-paged list, fetching pages as the loop asks for them:
+   * `for await (const m of client.paginate((cursor) => client.listMessages(id, { cursor })))`.
+   */
+  async *paginate<T = any>(page: (cursor: string | undefined) => Promise<any>): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    do {
+      const res = await page(cursor);
+      const items: T[] = res.items ?? res.data ?? res.messages ?? res.threads ?? res.reviews ?? [];
+      for (const item of items) yield item;
+      cursor = res.has_more ? (res.next_cursor ?? undefined) : undefined;
+    } while (cursor);
+  }
+
+  /** The live event stream (SSE); resumes with Last-Event-ID after a dropped connection. */
+  events(options: StreamOptions & { types?: string[] } = {}): AsyncGenerator<StreamEvent> {
+    const { types, ...rest } = options;
+    return readEventStream(this.transport, '/v1/events/stream', { ...rest, query: { ...rest.query, ...(types ? { types: types.join(',') } : {}) } });
+  }
+
+  /**
+   * The durable review event queue: waits for the next events and yields them one by one; an
+   * event is acked once the loop body has handled it and asks for the next one.
+   */
+  async *reviewEvents(options: { signal?: AbortSignal; timeoutSeconds?: number } = {}): AsyncGenerator<Record<string, any>> {
+    while (!options.signal?.aborted) {
+      const res: any = await this.transport.request('GET', '/v1/reviews/events/wait', {
+        query: { timeout_seconds: options.timeoutSeconds ?? 30 },
+        signal: options.signal,
+      });
+      const items: Record<string, any>[] = res?.items ?? (res?.event ? [res.event] : []);
+      for (const item of items) {
+        yield item;
+        if (item.broadcast_id) {
+          await this.transport.request('POST', '/v1/reviews/events/ack', { body: { acks: [], broadcast_ids: [item.broadcast_id] } });
+        } else {
+          await this.transport.request('POST', '/v1/reviews/events/ack', { body: { acks: [{ review_id: item.review_id, through_seq: item.seq }], broadcast_ids: [] } });
+        }
+      }
+    }
+  }
+}

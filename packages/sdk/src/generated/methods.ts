@@ -1,0 +1,234 @@
+// Generated from the OpenAPI document by `npm run generate -w @agent-inbox/sdk`. Do not edit.
+import type * as T from '../types.ts';
+import type { OperationId } from './operations.ts';
+
+export abstract class GeneratedMethods {
+  protected abstract call(
+    id: OperationId,
+    params: Record<string, string>,
+    body: unknown,
+    query: unknown,
+    kind: 'json' | 'bytes' | 'response',
+    options?: T.CallOptions,
+  ): Promise<any>;
+
+  /** Redeem an enrollment token for a project-bound agent key. (POST /v1/enroll) */
+  redeemEnrollment(body: T.BodyOf<'redeemEnrollment'>, options?: T.CallOptions): Promise<T.ResponseOf<'redeemEnrollment'>> {
+    return this.call('redeemEnrollment', {}, body, undefined, 'json', options);
+  }
+
+  /** Who the presented key is. (GET /v1/auth/me) */
+  whoami(options?: T.CallOptions): Promise<T.ResponseOf<'whoami'>> {
+    return this.call('whoami', {}, undefined, undefined, 'json', options);
+  }
+
+  /** The contact list of an inbox, oldest first. (GET /v1/contacts) */
+  listContacts(query?: T.QueryOf<'listContacts'>, options?: T.CallOptions): Promise<T.ResponseOf<'listContacts'>> {
+    return this.call('listContacts', {}, undefined, query, 'json', options);
+  }
+
+  /** Add an allow or block entry to an inbox's contact list. (POST /v1/contacts) */
+  addContact(body: T.BodyOf<'addContact'>, options?: T.CallOptions): Promise<T.ResponseOf<'addContact'>> {
+    return this.call('addContact', {}, body, undefined, 'json', options);
+  }
+
+  /** Remove a contact list entry. (DELETE /v1/contacts/{contact_id}) */
+  removeContact(contact_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'removeContact'>> {
+    return this.call('removeContact', { contact_id }, undefined, undefined, 'json', options);
+  }
+
+  /** The project's suppression list, oldest first. (GET /v1/suppression) */
+  listSuppressions(query?: T.QueryOf<'listSuppressions'>, options?: T.CallOptions): Promise<T.ResponseOf<'listSuppressions'>> {
+    return this.call('listSuppressions', {}, undefined, query, 'json', options);
+  }
+
+  /** Suppress an address for the whole project. (POST /v1/suppression) */
+  suppressEmail(body: T.BodyOf<'suppressEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'suppressEmail'>> {
+    return this.call('suppressEmail', {}, body, undefined, 'json', options);
+  }
+
+  /** Whether an address is suppressed in the project. (GET /v1/suppression/{email}) */
+  checkSuppression(email: string, options?: T.CallOptions): Promise<T.ResponseOf<'checkSuppression'>> {
+    return this.call('checkSuppression', { email }, undefined, undefined, 'json', options);
+  }
+
+  /** Lift a suppression the project's agents added. (DELETE /v1/suppression/{email}) */
+  unsuppressEmail(email: string, options?: T.CallOptions): Promise<T.ResponseOf<'unsuppressEmail'>> {
+    return this.call('unsuppressEmail', { email }, undefined, undefined, 'json', options);
+  }
+
+  /** Server-sent events, live, with replay from a resume id. (GET /v1/events/stream) */
+  streamEvents(query?: T.QueryOf<'streamEvents'>, options?: T.CallOptions): Promise<Response> {
+    return this.call('streamEvents', {}, undefined, query, 'response', options);
+  }
+
+  /** The inboxes the key reaches, oldest first. (GET /v1/inboxes) */
+  listInboxes(query?: T.QueryOf<'listInboxes'>, options?: T.CallOptions): Promise<T.ResponseOf<'listInboxes'>> {
+    return this.call('listInboxes', {}, undefined, query, 'json', options);
+  }
+
+  /** Create an inbox with an address on the service's domain. (POST /v1/inboxes) */
+  createInbox(body?: T.BodyOf<'createInbox'>, options?: T.CallOptions): Promise<T.ResponseOf<'createInbox'>> {
+    return this.call('createInbox', {}, body, undefined, 'json', options);
+  }
+
+  /** One inbox, with its effective review policy. (GET /v1/inboxes/{inbox_id}) */
+  getInbox(inbox_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getInbox'>> {
+    return this.call('getInbox', { inbox_id }, undefined, undefined, 'json', options);
+  }
+
+  /** Messages of one folder, newest first. (GET /v1/inboxes/{inbox_id}/messages) */
+  listMessages(inbox_id: string, query?: T.QueryOf<'listMessages'>, options?: T.CallOptions): Promise<T.ResponseOf<'listMessages'>> {
+    return this.call('listMessages', { inbox_id }, undefined, query, 'json', options);
+  }
+
+  /** One message. (GET /v1/messages/{message_id}) */
+  getMessage(message_id: string, query?: T.QueryOf<'getMessage'>, options?: T.CallOptions): Promise<T.ResponseOf<'getMessage'>> {
+    return this.call('getMessage', { message_id }, undefined, query, 'json', options);
+  }
+
+  /** The message exactly as received, as message/rfc822. (GET /v1/inboxes/{inbox_id}/messages/{message_id}/raw) */
+  getMessageRaw(inbox_id: string, message_id: string, options?: T.CallOptions): Promise<Uint8Array> {
+    return this.call('getMessageRaw', { inbox_id, message_id }, undefined, undefined, 'bytes', options);
+  }
+
+  /** Every non-body MIME part of the message, in MIME order, inline parts included. (GET /v1/inboxes/{inbox_id}/messages/{message_id}/attachments) */
+  listAttachments(inbox_id: string, message_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'listAttachments'>> {
+    return this.call('listAttachments', { inbox_id, message_id }, undefined, undefined, 'json', options);
+  }
+
+  /** One part's decoded content, with its content type. (GET /v1/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}) */
+  getAttachment(inbox_id: string, message_id: string, attachment_id: string, options?: T.CallOptions): Promise<Uint8Array> {
+    return this.call('getAttachment', { inbox_id, message_id, attachment_id }, undefined, undefined, 'bytes', options);
+  }
+
+  /** Full-text search over subject, addresses and body, ranked. (GET /v1/inboxes/{inbox_id}/messages/search) */
+  searchMessages(inbox_id: string, query?: T.QueryOf<'searchMessages'>, options?: T.CallOptions): Promise<T.ResponseOf<'searchMessages'>> {
+    return this.call('searchMessages', { inbox_id }, undefined, query, 'json', options);
+  }
+
+  /** Mark messages seen or unseen and move them between folders, all or nothing. (PATCH /v1/inboxes/{inbox_id}/messages/batch) */
+  batchUpdateMessages(inbox_id: string, body: T.BodyOf<'batchUpdateMessages'>, options?: T.CallOptions): Promise<T.ResponseOf<'batchUpdateMessages'>> {
+    return this.call('batchUpdateMessages', { inbox_id }, body, undefined, 'json', options);
+  }
+
+  /** Wait for the next inbound message that matches, optionally extracting a code or link. (POST /v1/inboxes/{inbox_id}/wait) */
+  waitForEmail(inbox_id: string, body?: T.BodyOf<'waitForEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'waitForEmail'>> {
+    return this.call('waitForEmail', { inbox_id }, body, undefined, 'json', options);
+  }
+
+  /** Drain the durable review event queue. (GET /v1/reviews/events) */
+  listReviewEvents(query?: T.QueryOf<'listReviewEvents'>, options?: T.CallOptions): Promise<T.ResponseOf<'listReviewEvents'>> {
+    return this.call('listReviewEvents', {}, undefined, query, 'json', options);
+  }
+
+  /** Long-poll the durable review event queue. (GET /v1/reviews/events/wait) */
+  waitForReviewEvent(query?: T.QueryOf<'waitForReviewEvent'>, options?: T.CallOptions): Promise<T.ResponseOf<'waitForReviewEvent'>> {
+    return this.call('waitForReviewEvent', {}, undefined, query, 'json', options);
+  }
+
+  /** Acknowledge review events, per review. (POST /v1/reviews/events/ack) */
+  ackReviewEvents(body: T.BodyOf<'ackReviewEvents'>, options?: T.CallOptions): Promise<T.ResponseOf<'ackReviewEvents'>> {
+    return this.call('ackReviewEvents', {}, body, undefined, 'json', options);
+  }
+
+  /** The reviews this agent composed, newest first. (GET /v1/reviews) */
+  listReviews(query?: T.QueryOf<'listReviews'>, options?: T.CallOptions): Promise<T.ResponseOf<'listReviews'>> {
+    return this.call('listReviews', {}, undefined, query, 'json', options);
+  }
+
+  /** One review, with the verbs the composer may use now. (GET /v1/reviews/{review_id}) */
+  getReview(review_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getReview'>> {
+    return this.call('getReview', { review_id }, undefined, undefined, 'json', options);
+  }
+
+  /** Every reviewer decision note, edit diff and chat message of the review, oldest first. (GET /v1/reviews/{review_id}/feedback) */
+  getReviewFeedback(review_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getReviewFeedback'>> {
+    return this.call('getReviewFeedback', { review_id }, undefined, undefined, 'json', options);
+  }
+
+  /** Withdraw the draft (also the one close-out of a failed send). (POST /v1/reviews/{review_id}/cancel) */
+  cancelReview(review_id: string, body?: T.BodyOf<'cancelReview'>, options?: T.CallOptions): Promise<T.ResponseOf<'cancelReview'>> {
+    return this.call('cancelReview', { review_id }, body, undefined, 'json', options);
+  }
+
+  /** Mark the draft as current with the rules high-water, unchanged. (POST /v1/reviews/{review_id}/restamp) */
+  restampReview(review_id: string, body: T.BodyOf<'restampReview'>, options?: T.CallOptions): Promise<T.ResponseOf<'restampReview'>> {
+    return this.call('restampReview', { review_id }, body, undefined, 'json', options);
+  }
+
+  /** Submit a new revision of the draft. (POST /v1/reviews/{review_id}/revisions) */
+  reviseReview(review_id: string, body: T.BodyOf<'reviseReview'>, options?: T.CallOptions): Promise<T.ResponseOf<'reviseReview'>> {
+    return this.call('reviseReview', { review_id }, body, undefined, 'json', options);
+  }
+
+  /** Send a chat message to the reviewer. (POST /v1/reviews/{review_id}/chat) */
+  chatReview(review_id: string, body: T.BodyOf<'chatReview'>, options?: T.CallOptions): Promise<T.ResponseOf<'chatReview'>> {
+    return this.call('chatReview', { review_id }, body, undefined, 'json', options);
+  }
+
+  /** Send a new message through the Review Loop. (POST /v1/inboxes/{inbox_id}/send) */
+  sendEmail(inbox_id: string, body: T.BodyOf<'sendEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'sendEmail'>> {
+    return this.call('sendEmail', { inbox_id }, body, undefined, 'json', options);
+  }
+
+  /** Reply in a thread through the Review Loop. (POST /v1/inboxes/{inbox_id}/reply) */
+  replyEmail(inbox_id: string, body: T.BodyOf<'replyEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'replyEmail'>> {
+    return this.call('replyEmail', { inbox_id }, body, undefined, 'json', options);
+  }
+
+  /** Forward a message of the inbox through the Review Loop. (POST /v1/inboxes/{inbox_id}/messages/{message_id}/forward) */
+  forwardEmail(inbox_id: string, message_id: string, body: T.BodyOf<'forwardEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'forwardEmail'>> {
+    return this.call('forwardEmail', { inbox_id, message_id }, body, undefined, 'json', options);
+  }
+
+  /** Threads of the inbox, most recently active first. (GET /v1/inboxes/{inbox_id}/threads) */
+  listThreads(inbox_id: string, query?: T.QueryOf<'listThreads'>, options?: T.CallOptions): Promise<T.ResponseOf<'listThreads'>> {
+    return this.call('listThreads', { inbox_id }, undefined, query, 'json', options);
+  }
+
+  /** A thread with every message, oldest first, each with both bodies. (GET /v1/inboxes/{inbox_id}/threads/{thread_id}) */
+  getThread(inbox_id: string, thread_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getThread'>> {
+    return this.call('getThread', { inbox_id, thread_id }, undefined, undefined, 'json', options);
+  }
+
+  /** The webhooks within the key's reach, oldest first; secrets redacted. (GET /v1/webhooks) */
+  listWebhooks(options?: T.CallOptions): Promise<T.ResponseOf<'listWebhooks'>> {
+    return this.call('listWebhooks', {}, undefined, undefined, 'json', options);
+  }
+
+  /** Register a webhook; the signing secret is in this response only. (POST /v1/webhooks) */
+  registerWebhook(body: T.BodyOf<'registerWebhook'>, options?: T.CallOptions): Promise<T.ResponseOf<'registerWebhook'>> {
+    return this.call('registerWebhook', {}, body, undefined, 'json', options);
+  }
+
+  /** One webhook; the secret redacted. (GET /v1/webhooks/{id}) */
+  getWebhook(id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getWebhook'>> {
+    return this.call('getWebhook', { id }, undefined, undefined, 'json', options);
+  }
+
+  /** Change the URL, events, inbox or active flag; omitted fields are unchanged. (PATCH /v1/webhooks/{id}) */
+  updateWebhook(id: string, body: T.BodyOf<'updateWebhook'>, options?: T.CallOptions): Promise<T.ResponseOf<'updateWebhook'>> {
+    return this.call('updateWebhook', { id }, body, undefined, 'json', options);
+  }
+
+  /** Delete a webhook, with its delivery history; pending retries stop. (DELETE /v1/webhooks/{id}) */
+  deleteWebhook(id: string, options?: T.CallOptions): Promise<T.ResponseOf<'deleteWebhook'>> {
+    return this.call('deleteWebhook', { id }, undefined, undefined, 'json', options);
+  }
+
+  /** Deliveries of the webhook, newest first, each with every attempt. (GET /v1/webhooks/{id}/deliveries) */
+  listWebhookDeliveries(id: string, query?: T.QueryOf<'listWebhookDeliveries'>, options?: T.CallOptions): Promise<T.ResponseOf<'listWebhookDeliveries'>> {
+    return this.call('listWebhookDeliveries', { id }, undefined, query, 'json', options);
+  }
+
+  /** Send a delivery's event again, as a new delivery with the same event id and a fresh signature. (POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver) */
+  redeliverWebhook(id: string, delivery_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'redeliverWebhook'>> {
+    return this.call('redeliverWebhook', { id, delivery_id }, undefined, undefined, 'json', options);
+  }
+
+  /** Replace the signing secret; the new one is in this response only. (POST /v1/webhooks/{id}/rotate-secret) */
+  rotateWebhookSecret(id: string, options?: T.CallOptions): Promise<T.ResponseOf<'rotateWebhookSecret'>> {
+    return this.call('rotateWebhookSecret', { id }, undefined, undefined, 'json', options);
+  }
+}

@@ -1,0 +1,4705 @@
+// Generated from the OpenAPI document by `npm run generate -w @agent-inbox/sdk`. Do not edit.
+export interface paths {
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/review-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's default review policy and risk dial.
+         * @description Account-wide (the org): every project of the org reads the same settings. A risk dial field
+         *     never set has its default: `min_confidence` 0.9, `first_contact_gate` true,
+         *     `drift_demote_after` 3, `canary_rate` 0.1, `graduate_min_approvals` 20,
+         *     `graduate_min_age_hours` 72, `auto_send_cap_per_day` 100.
+         */
+        get: operations["adminGetReviewSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the default review policy or the risk dial (owner or admin).
+         * @description Any subset; omitted fields are unchanged. Who may skip human review is an admin's choice.
+         */
+        patch: operations["adminUpdateReviewSettings"];
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set an inbox's review policy override or its 24-hour recipient limit (owner or admin).
+         * @description `review_policy` overrides the account default for this inbox; `null` inherits it again.
+         *     `recipient_limit_24h` is the rolling 24-hour recipient limit of sends from the inbox.
+         *     The inbox is addressed by id or by address.
+         */
+        patch: operations["adminUpdateInbox"];
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The human review queue, oldest first.
+         * @description Every review of the project, oldest first (the order a queue is worked in), narrowed by
+         *     `state` (one or several, comma-separated; the queue proper is
+         *     `needs_review,in_review,chatting`), `inbox_id` and `agent_id`. `allowed_actions` are the
+         *     human reviewer's verbs.
+         */
+        get: operations["adminListReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/reviews/{review_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        /** One review with its feedback, for the human reviewer. */
+        get: operations["adminGetReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/reviews/{review_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A human reviewer's decision.
+         * @description `open` (needs_review → in_review), `approve` and `edit` (→ delivery with the composing
+         *     agent's inbox as sender; `edit` replaces `text` and/or `subject` and records the diff in the
+         *     feedback), `reject` (with optional `feedback`), `chat` (`message`; in_review → chatting),
+         *     `cancel` (optional `feedback` as the reason; not on a failed send, which only its composer
+         *     closes). `parent_revision`, when given, must be the current revision (else `409 stale`).
+         *     Conflicts follow the review 409 taxonomy (see `Review`). The member's email is recorded with
+         *     the feedback. Needs the `write` role.
+         */
+        post: operations["adminDecideReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/machines/{kind}/{machine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                kind: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A machine's persisted snapshot, for operators.
+         * @description The snapshot, its row version and machine version, the state, every transition that led
+         *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone).
+         *     Kinds: `review`; the others of decisions.md (`rule`, `category`, `signup`,
+         *     `support_case`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
+         */
+        get: operations["adminGetMachine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an org with a first project; the caller becomes its owner. */
+        post: operations["adminCreateOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** An org and the projects the caller may see. */
+        get: operations["adminGetOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a project in the org (owner or admin). */
+        post: operations["adminCreateProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** Agents of the project. */
+        get: operations["adminListAgents"];
+        put?: never;
+        /** Create an agent; a handle already used in the project is 409. */
+        post: operations["adminCreateAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/agents/{agent_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        /** The agent's keys, without secrets. */
+        get: operations["adminListAgentKeys"];
+        put?: never;
+        /**
+         * Issue an API key for an existing active agent; the raw key is shown once.
+         * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, owner
+         *     or admin only) or `inbox` (`pk_agent_inbox_`, needs `inbox_id` of an inbox of this agent).
+         *     `permissions` defaults to the non-privileged set. The ceiling cannot be widened later.
+         */
+        post: operations["adminCreateAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/agents/{agent_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                agent_id: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key; requests with it are 401 from then on. */
+        delete: operations["adminRevokeAgentKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/enrollment-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** Enrollment tokens of the project, without secrets. */
+        get: operations["adminListEnrollmentTokens"];
+        put?: never;
+        /** Issue an enrollment token; the raw token is shown once. */
+        post: operations["adminIssueEnrollmentToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/enrollment-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a token; it redeems no more, keys already issued stay valid. */
+        delete: operations["adminRevokeEnrollmentToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem an enrollment token for a project-bound agent key.
+         * @description Idempotent on `agent_handle`: the same handle in the token's project returns the same agent
+         *     (200; a fresh key is issued since a raw key is shown once). A new handle creates an agent (201).
+         *     A single-use token redeems for one handle only. Also idempotent on `Idempotency-Key` (or
+         *     `client_id`), which replays the first response exactly.
+         */
+        post: operations["redeemEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the presented key is. */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact list of an inbox, oldest first. */
+        get: operations["listContacts"];
+        put?: never;
+        /**
+         * Add an allow or block entry to an inbox's contact list.
+         * @description `pattern` is a bare address (matched in full) or a bare domain (every address of exactly that
+         *     domain; `example.com` does not cover `mail.example.com`), stored lower-cased. A block entry
+         *     refuses matching recipients (`403 recipient_blocked`); once any allow entry exists the inbox
+         *     sends only to recipients matching one (allowlist mode). Only `direction: send` is enforced;
+         *     `receive` is stored for forward compatibility. The same entry twice is answered `200` with
+         *     the existing one (`201` when created). Needs `mailbox:send`: the list decides where the inbox
+         *     may send.
+         */
+        post: operations["addContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{contact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a contact list entry.
+         * @description An entry of an inbox outside the key's reach is `404`.
+         */
+        delete: operations["removeContact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppression": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's suppression list, oldest first.
+         * @description Project-wide: every inbox of the project is refused sending to these addresses (`422
+         *     recipient_suppressed`). An org key names the project with `X-Project-Id` (else `400
+         *     breadth_required`).
+         */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Suppress an address for the whole project.
+         * @description Stored lower-cased with origin `agent`. An address already suppressed is answered `200` with
+         *     the existing entry (`201` when added). Needs `mailbox:send`.
+         */
+        post: operations["suppressEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppression/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Whether an address is suppressed in the project.
+         * @description Always `200`; `suppressed` says whether it is, with its entry's details when it is.
+         */
+        get: operations["checkSuppression"];
+        put?: never;
+        post?: never;
+        /**
+         * Lift a suppression the project's agents added.
+         * @description Only entries of origin `agent`. A recipient's own opt-out (origin `unsubscribe`) is theirs:
+         *     an agent cannot lift it (`403 forbidden_scope`). An address not suppressed is `404`.
+         */
+        delete: operations["unsuppressEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events, live, with replay from a resume id.
+         * @description `text/event-stream`. Each event is sent as `id: evt_<n>`, `event: <type>` and `data: <json>`, where
+         *     the JSON carries `event`, `id`, `created_at`, `inbox_id` (when the event is about an inbox) and the
+         *     event's payload members (for `message.received`: `inbox` and `message`, as in the webhook body).
+         *
+         *     Choices recorded here beyond the contract:
+         *     - Resume: the `Last-Event-ID` header, else the `last_event_id` query parameter (the header wins, so a
+         *       browser reconnecting with the URL it first used resumes where it stopped). Every later event the
+         *       key may see is replayed in order, then live events follow, none twice. Without either the stream
+         *       starts with events after the moment of connecting. Ids are ordered within an org.
+         *     - `types`: comma-separated event types to send (the contract's list); an unknown type is `400`.
+         *     - Reach: an org key sees its org (or the project named by `X-Project-Id`); a project key its
+         *       project's events about its own agent's inboxes, and those about no inbox that are its agent's or
+         *       nobody's; an inbox key only events about its inbox.
+         *     - A comment line (`: heartbeat`) every 15 s (`SSE_HEARTBEAT_SECONDS`) keeps proxies from closing
+         *       an idle stream. The response is not compressed or buffered.
+         *     - The stream may end at any time (a restart, a slow reader); clients reconnect with the last id.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness; answers while the process runs. */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness; the database is reachable, migrations are applied and the job queue is started. */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document as YAML. */
+        get: operations["getOpenApiYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document as JSON. */
+        get: operations["getOpenApiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inboxes the key reaches, oldest first.
+         * @description A project key lists its own agent's inboxes in its project (a sibling agent's inboxes are
+         *     not listed and are `404` by id); an inbox key lists its one inbox. An org key must pick the
+         *     breadth: `X-Project-Id: <project_id>` (inboxes of every agent in that project) or
+         *     `X-Project-Id: *` (every project of the org); without it the answer is `400
+         *     breadth_required`. A project outside the org is `404`.
+         */
+        get: operations["listInboxes"];
+        put?: never;
+        /**
+         * Create an inbox with an address on the service's domain.
+         * @description The address is `<username>@<INBOX_DOMAIN>`. Without `username` the local part is generated:
+         *     the display name as a slug (or `agent`) and a random suffix, for example
+         *     `support-bot-7k2xq9@agents.example`. Addresses are lower-cased and unique; a `username` that
+         *     is taken is `409 conflict` naming `username`. Usernames are 1-64 of `a-z 0-9 . _ -`, starting
+         *     and ending with a letter or digit; `postmaster`, `abuse`, `mailer-daemon`, `hostmaster`,
+         *     `webmaster`, `root` and `security` are reserved.
+         *
+         *     The inbox belongs to the key's agent and is created in that agent's project (for an org
+         *     key, an `X-Project-Id` naming another project is `400`). An inbox key cannot create inboxes
+         *     (`403 forbidden_scope`, an escalating create).
+         *
+         *     Limits, both checked and counted atomically (concurrent creations cannot pass them):
+         *     the org's plan inbox limit (free 3, developer 10, startup 150, enterprise unlimited),
+         *     refused with `reason: inbox_limit_exceeded` and `upgrade_required: true`; and, for an agent
+         *     enrolled with a token that has `max_mailboxes`, the token's lifetime allowance (each inbox an
+         *     agent of the token creates uses one, deleting does not give it back), refused with
+         *     `reason: enrollment_token_mailbox_budget_exhausted`. Both are `403` in the legacy envelope
+         *     `{error: quota_exceeded, message, reason, used, delta, limit, remaining, consumed, reserved,
+         *     next_reset_at, upgrade_required}`; inbox counts do not reset, `next_reset_at` is the next
+         *     monthly usage boundary. Inboxes created in the console count toward the plan limit but not
+         *     toward a token's allowance.
+         *
+         *     Idempotent on `Idempotency-Key`, or `client_id` in the body.
+         */
+        post: operations["createInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One inbox, with its effective review policy.
+         * @description `effective_review_policy` is the per-inbox `review_policy` when set (`source:
+         *     inbox_override`), else the org's default (`source: account_default`).
+         */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** Every inbox of the project, of every agent, oldest first. */
+        get: operations["adminListInboxes"];
+        put?: never;
+        /**
+         * Create an inbox for an active agent of the project.
+         * @description `domain` (or `domain_id` from the console domains list) picks the domain; only the
+         *     service's domain (`INBOX_DOMAIN`) is available until custom domains are onboarded, and any
+         *     other is `400` naming the field. `username` as on the agent plane. Counts toward the plan's
+         *     inbox limit (`403 quota_exceeded`, `reason: inbox_limit_exceeded`) but not toward an
+         *     enrollment token's allowance.
+         */
+        post: operations["adminCreateInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Messages of one folder, newest first.
+         * @description Entries carry no bodies: `preview` is the first 200 characters of the extracted text
+         *     (whitespace collapsed); read a message for `text` and `html`. Reading does not change `seen`.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One message.
+         * @description The message id names its inbox; a message of an inbox outside the key's reach is `404`.
+         *     `text` and `html` are the MIME's own text/plain and text/html bodies, null when the message
+         *     has none (nothing is synthesized). `extracted_text` and `extracted_html` drop quoted history
+         *     and signatures where they can be found; for a message with html only, `extracted_text` is
+         *     the extracted html rendered as text.
+         *
+         *     `format` picks the bodies returned: `text` (`text`, `extracted_text`), `html` (`html`,
+         *     `extracted_html`), `both`, or `auto` (default: as `text` when the MIME has a text part, else
+         *     as `html`); bodies left out are absent from the response. `variant: extracted` puts the
+         *     extracted views in `text` and `html` (default `source`: the MIME's own).
+         */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/{message_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** The message exactly as received, as message/rfc822. */
+        get: operations["getMessageRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/{message_id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Every non-body MIME part of the message, in MIME order, inline parts included.
+         * @description `inline` is true for a part with `Content-Disposition: inline` or one the html refers to by
+         *     `cid:`; `content_id` is without angle brackets. The list is not paged (`has_more` is false).
+         */
+        get: operations["listAttachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One part's decoded content, with its content type.
+         * @description Sent with `Content-Disposition: attachment` (and the filename when the part has one) and
+         *     `X-Content-Type-Options: nosniff`, also for inline parts, so no part is rendered as a page
+         *     of this service.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Full-text search over subject, addresses and body, ranked.
+         * @description `q` uses PostgreSQL web-search syntax (`"exact phrase"`, `or`, `-word`) with English
+         *     stemming over the subject (weighted highest), the names and addresses of from, to, cc and
+         *     reply-to (an address also matches by its local part and its domain), and the body (the
+         *     text part, or the text of the html for an html-only message; its first 100,000
+         *     characters). Results are ranked (`rank`), ties newest first. Ranking considers the 1,000
+         *     most recent messages that match (with the filters), so a word found in most of a large
+         *     inbox answers as fast as a rare one; to reach older matches, narrow with `before`. Without
+         *     `q` the filtered messages come newest first with rank 0.
+         *
+         *     Filters, all optional and combined: `from` and `to` (case-insensitive substring of a
+         *     sender, or of a to/cc recipient, address or name), `subject` (case-insensitive substring),
+         *     `folder` (default: every folder), `after` and `before` (received at or after, and before),
+         *     `has_attachment`.
+         */
+        get: operations["searchMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark messages seen or unseen and move them between folders, all or nothing.
+         * @description Up to 100 updates, applied in one transaction. When any id is not a message of this inbox,
+         *     nothing changes and the answer is `404 not_found` with one `errors` entry per missing id
+         *     (field `updates.id`). Several updates of one id apply in order. Returns the updated
+         *     messages in the order of their first update.
+         */
+        patch: operations["batchUpdateMessages"];
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wait for the next inbound message that matches, optionally extracting a code or link.
+         * @description Answers with the earliest inbound message received strictly after `since` (default: the
+         *     moment the call starts) that matches `from` (case-insensitive substring of the sender's
+         *     address or name) and `subject_contains` (case-insensitive substring of the subject): at once
+         *     when one is already stored, otherwise as soon as one is stored, otherwise after
+         *     `timeout_seconds` (default 30, 1-120) with `{message: null, timed_out: true}` (status 200).
+         *     Receive times are whole milliseconds, so a `since` copied from a message's `received_at`
+         *     never returns that message again.
+         *
+         *     With `extract: code` (a one-time code: 4-8 digits, or 6-8 letters and digits, near a word
+         *     such as code, verification or OTP) or `extract: link` (a verification, confirmation, magic
+         *     sign-in or reset link; unsubscribe and preference links are ignored), only a message in
+         *     which one is found counts as a match; it is returned in `code` or `link` beside the message.
+         *     The message is the full record with both bodies.
+         */
+        post: operations["waitForEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drain the durable review event queue.
+         * @description The authoritative channel of the Review Loop (webhooks and the event stream are best-effort
+         *     copies). Returns the unacknowledged events of the reviews this agent composed, oldest first
+         *     across reviews, each with `seq` (its position within its review). An event stays in the
+         *     drain until acknowledged with `POST /v1/reviews/events/ack`; `next_cursor` pages within
+         *     one drain. An inbox key sees its inbox's reviews only. `review_id` and `inbox_id` narrow
+         *     the drain.
+         */
+        get: operations["listReviewEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/events/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Long-poll the durable review event queue.
+         * @description Answers as soon as at least one unacknowledged event is pending (at once when one already
+         *     is), with the same body as the drain and `timed_out: false`; after `timeout_seconds`
+         *     (default 30, at most 120) with no event, `200` with an empty `data` and `timed_out: true`.
+         *     Woken by the database's NOTIFY when a review event commits, on any API process.
+         */
+        get: operations["waitForReviewEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/events/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge review events, per review.
+         * @description Each ack moves the agent's cursor of one review to `through_seq`: every event of that review
+         *     up to it leaves the drain. Monotonic and idempotent: acking an older or equal sequence
+         *     changes nothing; a sequence beyond the review's last event is clamped to it, so events
+         *     that come later are never skipped. Returns the stored cursor of each acked review. A review
+         *     the agent did not compose (or outside an inbox key's inbox) is `404` naming it, and nothing
+         *     is acknowledged. `broadcast_ids` is accepted for broadcast items (`review.rule_changed`,
+         *     `review.recheck_category`); none are produced in this version, so they are ignored.
+         */
+        post: operations["ackReviewEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reviews this agent composed, newest first. */
+        get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One review, with the verbs the composer may use now.
+         * @description A review of another agent (or outside an inbox key's inbox) is `404`.
+         */
+        get: operations["getReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        /** Every reviewer decision note, edit diff and chat message of the review, oldest first. */
+        get: operations["getReviewFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw the draft (also the one close-out of a failed send).
+         * @description Legal from `needs_review`, `in_review`, `chatting`, `rejected` and `failed`; never while a
+         *     delivery is in flight (`approved`, `edited`, `sending_auto`). Conflicts follow the review 409
+         *     taxonomy (see `Review`).
+         */
+        post: operations["cancelReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/restamp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the draft as current with the rules high-water, unchanged.
+         * @description Legal in `needs_review` and `rejected` with `parent_revision` equal to the current revision
+         *     (else `409 stale`). Sets `rules_version` to the project's rules high-water (0 until writing
+         *     rules exist).
+         */
+        post: operations["restampReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a new revision of the draft.
+         * @description Legal in `needs_review`, `in_review`, `chatting` and `rejected`, with `parent_revision` equal
+         *     to the current revision; an older one is `409 stale` and changes nothing (re-read the review
+         *     and its feedback, re-apply, resubmit; at most 3 times). The named fields replace the
+         *     draft's; the review returns to `needs_review` with `revision + 1` (event
+         *     `review.needs_review`). New recipients pass the contact list and suppression checks of a
+         *     send (`403 recipient_blocked`, `422 recipient_suppressed`); the recipient limit counts the
+         *     recipients of the first submission. `body` is the deprecated alias of `text`.
+         */
+        post: operations["reviseReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a chat message to the reviewer.
+         * @description Legal in `in_review` and `chatting` (a chat with the composer begins when the reviewer
+         *     writes first). The message is recorded with the review's feedback; the reviewer's answers
+         *     arrive as `review.chat` events.
+         */
+        post: operations["chatReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The confirmation page of a List-Unsubscribe link.
+         * @description An HTML page with one button per recipient of the message; nothing changes on GET (link
+         *     scanners follow links). A token this service did not sign is a `404` page.
+         */
+        get: operations["unsubscribePage"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058).
+         * @description The token (HMAC-SHA256, signed with a key derived from the service's `ENCRYPTION_KEY`)
+         *     names one sent message. The POST adds its recipients to the suppression list of the project
+         *     that sent it (origin `unsubscribe`), so no send of that project reaches them again; the
+         *     form body (`List-Unsubscribe=One-Click`, or `email=<address>` from the confirmation page to
+         *     opt out one recipient of a message to several) is read, never required. Repeating it changes
+         *     nothing. A token this service did not sign is `404`.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new message through the Review Loop.
+         * @description Every send creates a review record (`rr_...`). Under the resolved review policy
+         *     `require_review` the draft waits for a human: `202` with `outcome: queued_for_review`. Under
+         *     `allow_direct` the review is released at once: `202` with `outcome: released`, the review in
+         *     `sending_auto`, ending in `auto_sent` (event `review.auto_sent`) or `failed`.
+         *
+         *     Checks, in this order; a refused request writes nothing, not even its idempotency key, so the
+         *     same request (and key) can be retried once fixed:
+         *     1. the body: unknown keys are `400` listing the accepted keys; `body` is the deprecated alias of
+         *        `text`, and both with different content is `400 bad_request` with an `errors[]` entry of code
+         *        `conflicting_alias`; invalid addresses, more than 50 recipients (to plus cc), more than 10
+         *        attachments or more than 25 MiB of text and attachments are `400` naming the field;
+         *     2. the inbox's contact list: a recipient matching a block entry, or (when any allow entry
+         *        exists, allowlist mode) matching no allow entry, is `403 recipient_blocked`, each such address
+         *        an `errors[]` entry;
+         *     3. the project's suppression list: `422 recipient_suppressed`, `errors[]` naming only the
+         *        suppressed addresses;
+         *     4. the intent gate: under `require_review` a missing or invalid `intent` is `422
+         *        intent_required` (entries `intent.summary`, `intent.meta`, `category_id`, `policy` with
+         *        `policy` and `source`, and `retry_with` with an `example` intent); under `allow_direct` an
+         *        intent is optional, but one that is given and invalid is `400`;
+         *     5. `category_id` must name a category of the project, else `400` naming `category_id` (code
+         *        `not_found`): a reference in the body, not the resource of the path;
+         *     6. the inbox's rolling 24-hour recipient limit (`recipient_limit_24h`, default 500): the
+         *        recipients (to plus cc) of the inbox's reviews created in the last 24 hours and not
+         *        cancelled, plus this send's, must fit; else `403` in the legacy envelope
+         *        `{error: quota_exceeded, reason: recipient_limit_exceeded, used, delta, limit, remaining,
+         *        consumed, reserved, next_reset_at, upgrade_required}`, `next_reset_at` being when the
+         *        oldest counted send leaves the window;
+         *     7. idempotency (`Idempotency-Key`, or `idempotency_key` / `client_id` in the body).
+         *
+         *     The message goes out from the inbox's address (with its display name) and carries a
+         *     `Message-ID` fixed before delivery, `List-Unsubscribe` (an HTTPS one-click link and a
+         *     `mailto:` to the inbox) and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+         *     The sent copy is filed in the inbox's `SENT` folder with `review_id`.
+         *
+         *     Attachments: `content` is base64; `content_type` defaults to `application/octet-stream`.
+         *
+         *     Delivery, once a human approves or edits (or the policy releases the send): recipients whose
+         *     address is an inbox of this service receive it through the same path as inbound SMTP
+         *     (`message.received`); others through the relay named by `SMTP_URL`, or, when none is
+         *     configured, into a local outbox that operators read (`agent-inbox outbox`). A send goes out
+         *     exactly once: a relay's definite refusal (5xx) makes the review `failed` (`review.failed`;
+         *     only the composer's cancel closes it); a temporary refusal (4xx) or a connection that failed
+         *     before the message was handed over is retried with backoff (2 s doubling, given up as
+         *     `failed` after 8 tries); a connection lost after the message was handed over leaves the
+         *     outcome unknown, and the review stays in its state with `send_needs_reconciliation: true`
+         *     (every verb `409 send_needs_reconciliation`) until an operator, having looked its Message-ID
+         *     up in the relay's log, resolves it (`agent-inbox reconcile`). It is never sent again.
+         */
+        post: operations["sendEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply in a thread through the Review Loop.
+         * @description The reply answers the newest message of `thread_id` (its last message): `In-Reply-To` is that
+         *     message's Message-ID and `References` its References followed by its Message-ID. Without
+         *     `to` the reply goes to that message's `Reply-To` (else its sender); when the newest message is
+         *     one of ours (SENT), to its recipients. `subject` defaults to the parent's with `Re: `. A
+         *     thread of another inbox is `404`.
+         *
+         *     `expected_last_message_id` guards against replying to a thread that moved on: when it is
+         *     not the thread's last message the answer is `409 reply_context_changed` (a guard, not a lock)
+         *     with `last_message_id` and an `errors[]` entry naming `expected_last_message_id`.
+         *
+         *     Otherwise as `send`: the same checks in the same order, the same responses.
+         */
+        post: operations["replyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/messages/{message_id}/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward a message of the inbox through the Review Loop.
+         * @description Carries the original twice: its header block and text quoted below the optional note
+         *     (`text`), as mail clients show a forward, and the original itself attached as
+         *     `message/rfc822` (with every attachment it had). `subject` defaults to the original's with
+         *     `Fwd: `. A message of another inbox is `404`. Otherwise as `send`.
+         */
+        post: operations["forwardEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /** Threads of the inbox, most recently active first. */
+        get: operations["listThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{inbox_id}/threads/{thread_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        /** A thread with every message, oldest first, each with both bodies. */
+        get: operations["getThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhooks within the key's reach, oldest first; secrets redacted.
+         * @description A project key sees its agent's webhooks, an inbox key those naming its inbox. An org key names one
+         *     project with `X-Project-Id` (or `*` for every project); without it the list is `400
+         *     breadth_required`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook; the signing secret is in this response only.
+         * @description Each delivery is a `POST` of JSON with `Content-Type: application/json`, `X-Service-Event` (the
+         *     event type) and `X-Service-Signature: t=<unix seconds>,v1=<hex>`, where `v1` is HMAC-SHA256 keyed by
+         *     the secret over `<t>.<raw body>`. For `message.received` the body is exactly the contract's table:
+         *     `event`, `id` (`evt_...`), `created_at`, `inbox` (address) and `message` (`id`, `thread_id`, `inbox`,
+         *     `from` and `to` as raw header strings, `subject`, `text`, `date`, `message_id`, `folder`, `seen`).
+         *
+         *     Choices recorded here beyond the contract:
+         *     - `events` (alias `event_types`) defaults to `["message.received"]`, the only accepted value. Giving
+         *       an alias and its field with different values is `400 bad_request` with code `conflicting_alias`.
+         *     - `inbox` (alias `address`) is an inbox id or address within the key's reach; an inbox outside it is
+         *       `404`. Null or omitted covers every inbox of the key's agent. A webhook registered by an inbox key
+         *       always names that key's inbox.
+         *     - `url` must be `http` or `https` and may not reach loopback, private (RFC 1918), CGNAT
+         *       (100.64.0.0/10), link-local (including 169.254.169.254), unique-local, multicast, unspecified or
+         *       documentation addresses, nor IPv4-mapped forms of them; the host name is resolved and every
+         *       address must be public, and again at every delivery (DNS can change), when the connection is made.
+         *       A refused target is `400 bad_request` with `errors[0].field = "url"` and code `target_refused`.
+         *       `WEBHOOK_ALLOW_PRIVATE=true` lifts the address rule (local development and tests).
+         *     - The secret has the form `whsec_<32 characters>`; `secret_prefix` is its first 10 characters.
+         *       Secrets are stored encrypted (AES-256-GCM, `ENCRYPTION_KEY`) and never logged.
+         *     - Permission `webhook:write`. This service issued no keys before that permission existed, so there
+         *       is no read fallback.
+         *     - Delivery: a 2xx answer ends it. Redirects are not followed (a 3xx is a failure). Each attempt
+         *       times out after 10 s (`WEBHOOK_TIMEOUT_SECONDS`). Retries follow 10 s, 1 m, 5 m, 30 m, 2 h, 6 h,
+         *       12 h (`WEBHOOK_RETRY_SCHEDULE`), each ±10 % jitter; after the last the delivery is `failed`.
+         *       After 20 consecutive failed attempts across deliveries (`WEBHOOK_DEACTIVATE_AFTER`) the webhook
+         *       becomes `active: false`; its pending retries end as `failed`. A success resets the count, and so
+         *       does reactivating with PATCH `active: true`.
+         *     - `Idempotency-Key` (or `client_id`): a retry within 24 hours replays this response, the secret
+         *       included, so a client that lost the first answer still learns the secret.
+         *     - Deliveries are at least once: a worker that stops mid-attempt has its attempt run again by
+         *       another, so a receiver may see an event twice and recognises it by the body's `id`.
+         */
+        post: operations["registerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** One webhook; the secret redacted. */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook, with its delivery history; pending retries stop. */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, events, inbox or active flag; omitted fields are unchanged.
+         * @description `inbox: null` widens the webhook to every inbox of its agent (refused for an inbox key). A new
+         *     `url` is checked as on registration. `active: true` on an inactive webhook reactivates it and
+         *     clears its failure count.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Deliveries of the webhook, newest first, each with every attempt.
+         * @description Each attempt records its number, start, duration, HTTP status (null when no answer came), error
+         *     and the time of the next retry. `status` is `pending` (an attempt is queued), `succeeded` or
+         *     `failed` (retries exhausted, or the webhook was deactivated). Paged with `limit` and `cursor`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again, as a new delivery with the same event id and a fresh signature.
+         * @description The new delivery has its own attempts and retries and names the original in `redelivery_of`. An
+         *     inactive webhook is `409 conflict`: reactivate it first.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the new one is in this response only.
+         * @description For 24 hours (`previous_secret_expires_at`) deliveries carry both signatures,
+         *     `t=<unix>,v1=<new>,v1=<old>`, so receivers can switch without losing a delivery. Rotating again
+         *     within that window retires the oldest secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a webhook for an active agent of the project; the secret is in this response only.
+         * @description As `POST /v1/webhooks`, owned by `agent_id` (an unknown agent is `404`, a disabled one `400`).
+         *     `inbox` may name any inbox of the project.
+         */
+        post: operations["adminRegisterWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** One webhook of the project; the secret redacted. */
+        get: operations["adminGetWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Problem: {
+            /** Format: uri-reference */
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            /** @enum {string} */
+            code: "bad_request" | "unauthorized" | "forbidden_scope" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
+            request_id?: string;
+            errors?: {
+                field: string;
+                code: string;
+                detail?: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        LegacyError: {
+            error: string;
+            message: string;
+            request_id?: string;
+            reason?: string;
+            /** Format: int64 */
+            used?: number;
+            /** Format: int64 */
+            delta?: number;
+            /** Format: int64 */
+            limit?: number;
+            /** Format: int64 */
+            remaining?: number;
+            /** Format: int64 */
+            consumed?: number;
+            /** Format: int64 */
+            reserved?: number;
+            /** Format: date-time */
+            next_reset_at?: string;
+            upgrade_required?: boolean;
+        };
+        /** @enum {string} */
+        Permission: "mailbox:create" | "mailbox:read" | "mailbox:send" | "mailbox:delete" | "mailbox:credentials" | "mailbox:quota" | "webhook:write" | "domain:manage" | "commerce:request" | "review:act" | "signup:verify" | "domain:purchase" | "support:submit" | "support:read" | "support:write";
+        ReviewSettings: {
+            /** @enum {string} */
+            default_review_policy: "require_review" | "allow_direct";
+            /** Format: double */
+            min_confidence: number;
+            first_contact_gate: boolean;
+            drift_demote_after: number;
+            /** Format: double */
+            canary_rate: number;
+            graduate_min_approvals: number;
+            graduate_min_age_hours: number;
+            auto_send_cap_per_day: number;
+            /** Format: date-time */
+            updated_at?: string | null;
+        };
+        ConsoleReview: components["schemas"]["Review"] & {
+            feedback_history?: components["schemas"]["ReviewFeedback"][];
+        };
+        MachineSnapshot: {
+            kind: string;
+            id: string;
+            org_id?: string;
+            project_id?: string;
+            state: string;
+            version: number;
+            machine_version: number;
+            snapshot: Record<string, never>;
+            transitions: {
+                version?: number;
+                event?: Record<string, never>;
+                from_state?: string | null;
+                to_state?: string;
+                actions?: Record<string, never>[];
+                /** Format: date-time */
+                created_at?: string;
+            }[];
+            allowed_actions: string[];
+        };
+        Org: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            plan_tier: "free" | "developer" | "startup" | "enterprise";
+            /** @enum {string} */
+            default_review_policy: "require_review" | "allow_direct";
+            /** Format: date-time */
+            created_at: string;
+            projects: components["schemas"]["Project"][];
+        };
+        Project: {
+            id: string;
+            org_id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Agent: {
+            id: string;
+            org_id: string;
+            project_id: string;
+            handle: string;
+            display_name?: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** Format: date-time */
+            created_at: string;
+        };
+        AgentList: {
+            items: components["schemas"]["Agent"][];
+        };
+        ApiKey: {
+            id: string;
+            agent_id: string;
+            prefix: string;
+            /** @enum {string} */
+            ceiling: "org" | "project" | "inbox";
+            inbox_id?: string | null;
+            permissions: components["schemas"]["Permission"][];
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+            /** @description The raw key, shown once. */
+            key: string;
+        };
+        ApiKeyList: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        EnrollmentToken: {
+            id: string;
+            prefix: string;
+            label?: string | null;
+            scopes?: components["schemas"]["Permission"][] | null;
+            allowed_domains?: string[] | null;
+            max_mailboxes?: number | null;
+            mailboxes_created?: number;
+            daily_send_limit?: number | null;
+            reusable: boolean;
+            redemptions?: number;
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        EnrollmentTokenCreated: components["schemas"]["EnrollmentToken"] & {
+            /** @description The raw token, shown once (`pk_enroll_<id>_<secret>`). */
+            token: string;
+        };
+        EnrollmentTokenList: {
+            items: components["schemas"]["EnrollmentToken"][];
+        };
+        Enrollment: {
+            /** @description The raw key, shown once (`pk_agent_...`). */
+            agent_key: string;
+            key_id: string;
+            org_id: string;
+            project_id: string;
+            agent_id: string;
+            agent_handle: string;
+            permissions: components["schemas"]["Permission"][];
+            /** @description True when this redemption created the agent. */
+            created: boolean;
+        };
+        Me: {
+            org_id: string;
+            /** @description null for an org-ceiling key */
+            project_id: string | null;
+            agent_id: string;
+            agent_handle?: string;
+            key_id: string;
+            /** @enum {string} */
+            ceiling: "org" | "project" | "inbox";
+            inbox_id?: string | null;
+            permissions: components["schemas"]["Permission"][];
+            /** Format: date-time */
+            expires_at?: string | null;
+        };
+        Contact: {
+            /** @description `con_...` */
+            id: string;
+            inbox_id: string;
+            /** @enum {string} */
+            kind: "allow" | "block";
+            pattern: string;
+            /** @enum {string} */
+            direction: "send" | "receive";
+            /** Format: date-time */
+            created_at: string;
+        };
+        ContactList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Contact"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        Suppression: {
+            email: string;
+            /** @enum {string} */
+            origin: "agent" | "unsubscribe";
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SuppressionList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Suppression"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            checks: {
+                database: boolean;
+                migrations: boolean;
+                queue: boolean;
+            };
+        };
+        Address: {
+            /** @description Display name; empty when none. */
+            name: string;
+            email: string;
+        };
+        EffectiveReviewPolicy: {
+            /** @enum {string} */
+            policy: "require_review" | "allow_direct";
+            /** @enum {string} */
+            source: "account_default" | "inbox_override";
+        };
+        Inbox: {
+            /** @description `inb_...` */
+            id: string;
+            address: string;
+            display_name: string | null;
+            org_id: string;
+            project_id: string;
+            agent_id: string;
+            domain: string;
+            /**
+             * @description null inherits the org default.
+             * @enum {string|null}
+             */
+            review_policy: "require_review" | "allow_direct" | null;
+            effective_review_policy: components["schemas"]["EffectiveReviewPolicy"];
+            recipient_limit_24h: number;
+            webhook_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        InboxList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Inbox"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        /** @enum {string} */
+        Folder: "INBOX" | "SENT" | "DRAFTS" | "TRASH" | "SPAM";
+        Attachment: {
+            /** @description `att_...` */
+            id: string;
+            filename: string | null;
+            content_type: string;
+            /** @description Decoded bytes. */
+            size: number;
+            content_id: string | null;
+            inline: boolean;
+        };
+        AttachmentList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Attachment"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        MessageEnvelope: {
+            /** @description `msg_...`; names its inbox. */
+            id: string;
+            /** @description The inbox address. */
+            inbox: string;
+            inbox_id: string;
+            /** @description `thr_...` */
+            thread_id: string;
+            folder: components["schemas"]["Folder"];
+            seen: boolean;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            from: components["schemas"]["Address"] | null;
+            to: components["schemas"]["Address"][];
+            cc: components["schemas"]["Address"][];
+            reply_to: components["schemas"]["Address"][];
+            /** @description Decoded (RFC 2047); empty when none. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description The Date header, null when missing or unreadable.
+             */
+            date: string | null;
+            /** @description The Message-ID header with angle brackets; null when the message has none. */
+            message_id: string | null;
+            in_reply_to: string | null;
+            references: string[];
+            /** @description Bytes of the raw message. */
+            size: number;
+            /**
+             * Format: date-time
+             * @description When it was stored, whole milliseconds.
+             */
+            received_at: string;
+            /** @description The review of a message sent through the Review Loop. */
+            review_id: string | null;
+            /** @description Why the MIME could not be read fully; the raw source is kept. */
+            parse_error: string | null;
+            attachments: components["schemas"]["Attachment"][];
+        };
+        MessageSummary: components["schemas"]["MessageEnvelope"] & {
+            preview: string;
+        };
+        Message: components["schemas"]["MessageEnvelope"] & {
+            text?: string | null;
+            html?: string | null;
+            extracted_text?: string | null;
+            extracted_html?: string | null;
+        };
+        MessageSummaryList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["MessageSummary"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        SearchResults: {
+            /** @enum {string} */
+            object: "list";
+            data: (components["schemas"]["MessageSummary"] & {
+                rank: number;
+            })[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        WaitResult: {
+            message: components["schemas"]["Message"] | null;
+            /** @description With `extract: code`. */
+            code?: string;
+            /** @description With `extract: link`. */
+            link?: string;
+            /** @description Present and true when no message came in time. */
+            timed_out?: boolean;
+        };
+        /** @enum {string} */
+        ReviewState: "needs_review" | "in_review" | "chatting" | "approved" | "edited" | "rejected" | "sending_auto" | "sent" | "auto_sent" | "failed" | "cancelled";
+        /** @enum {string} */
+        ReviewAction: "open" | "approve" | "edit" | "reject" | "chat" | "hand_back" | "revise" | "restamp" | "cancel";
+        /**
+         * @description A review record. `allowed_actions` are the verbs the caller may use now, read off the review
+         *     machine: on the agent plane the composer's (`revise`, `restamp`, `chat`, `cancel`), on the
+         *     console the human reviewer's (`open`, `approve`, `edit`, `reject`, `chat`, `cancel`).
+         *
+         *     The 409 taxonomy of every review verb: `wrong_state` (the verb is illegal in this state),
+         *     `stale` (`parent_revision` is not current; nothing changed), `send_needs_reconciliation` (a
+         *     delivery is unconfirmed and parked; it is never sent again) each carry `errors[]` entries
+         *     `{field: state, code: <state>}`, `{field: revision, code: <n>}`, `{field: version, code: <n>}`
+         *     and one `{field: allowed_action, code: <verb>}` per verb legal now (`detail` repeats the
+         *     value, and `value` holds it typed); `terminal` (already `sent`, `auto_sent` or `cancelled`) carries
+         *     `sent_message_id` instead, and appends a `review.front_run_next` event holding the outcome.
+         *     `revision` counts composer revisions (1 on submission); a reviewer's edit changes the draft
+         *     without a new revision. `version` counts every transition.
+         *
+         *     Beyond decisions.md: `kind` (send, reply, forward), `parent_message_id` (the message replied
+         *     to or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),
+         *     `cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`
+         *     (name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it
+         *     a live review is cancelled with reason `deadline_exceeded`. `route` is `human`: without a
+         *     review link every review goes to the human queue.
+         */
+        Review: {
+            id: string;
+            state: components["schemas"]["ReviewState"];
+            revision: number;
+            version: number;
+            inbox_id: string;
+            agent_id: string;
+            /** @enum {string} */
+            kind: "send" | "reply" | "forward";
+            category_id: string | null;
+            /** @enum {string} */
+            effective_mode: "review" | "auto";
+            /** @enum {string} */
+            route: "human" | "reviewer_agent";
+            hops: number;
+            draft: {
+                to: components["schemas"]["Address"][];
+                cc: components["schemas"]["Address"][];
+                subject: string | null;
+                text: string | null;
+                thread_id: string | null;
+                in_reply_to: string | null;
+                attachments: {
+                    filename?: string | null;
+                    content_type?: string;
+                    size?: number;
+                }[];
+            };
+            parent_message_id?: string | null;
+            intent: {
+                summary?: string;
+                meta?: Record<string, never>;
+            } | null;
+            rules_version: number;
+            /** @description The latest reviewer feedback. */
+            feedback: string | null;
+            /** @description The SENT copy (`msg_...`). */
+            sent_message_id: string | null;
+            send_needs_reconciliation?: boolean;
+            last_error?: string | null;
+            cancel_reason?: string | null;
+            /** @enum {string|null} */
+            cancelled_by?: "composer" | "human" | "deadline" | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            deadline_at: string | null;
+            allowed_actions: components["schemas"]["ReviewAction"][];
+        };
+        ReviewList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Review"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        ReviewFeedback: {
+            seq: number;
+            /** @enum {string} */
+            kind: "approve" | "edit" | "reject" | "hand_back" | "chat";
+            /** @enum {string} */
+            author: "composer" | "human" | "reviewer_agent";
+            revision: number;
+            feedback: string | null;
+            /** @description A chat message. */
+            message: string | null;
+            /** @description For an edit, per changed field (`subject`, `text`) the value before and after and a line diff. */
+            diff: {
+                field?: string;
+                before?: string | null;
+                after?: string | null;
+                lines?: {
+                    /** @enum {string} */
+                    op?: " " | "-" | "+";
+                    line?: string;
+                }[];
+            }[] | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description A review event: `review.created`, `review.needs_review`, `review.in_review`, `review.chat`,
+         *     `review.approved`, `review.rejected`, `review.edited`, `review.sent`, `review.auto_sent`,
+         *     `review.failed`, `review.cancelled`, and `review.front_run_next` (a verb hit a finished
+         *     review: `outcome` `sent` or `cancelled`, `attempted_action`, `sent_message_id`). The same
+         *     payload is published to the event log (`GET /v1/events/stream`).
+         */
+        ReviewEventItem: {
+            seq: number;
+            review_id: string;
+            type: string;
+            state: string;
+            from_state: string | null;
+            category_id: string | null;
+            revision: number;
+            /** @enum {string} */
+            effective_mode: "review" | "auto";
+            /** Format: date-time */
+            created_at: string;
+            outcome?: string;
+            attempted_action?: string;
+            sent_message_id?: string | null;
+        };
+        ReviewEventList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ReviewEventItem"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** @description On the long poll only. */
+            timed_out?: boolean;
+        };
+        ReviewCursor: {
+            review_id: string;
+            through_seq: number;
+        };
+        /**
+         * @description One string (`a@x.example`, `"Dana" <dana@acme.example>` or several separated by commas), or
+         *     a list of such strings or of `{email, name}`. Each address counts once.
+         */
+        Recipients: string | (string | {
+            email: string;
+            name?: string;
+        })[];
+        /**
+         * @description `{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional
+         *     `{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send
+         *     description), not by the schema, so a defect is answered with `intent_required` under
+         *     `require_review`.
+         */
+        SendIntent: unknown;
+        SendAttachments: {
+            filename?: string;
+            content_type?: string;
+            /** @description base64 */
+            content: string;
+            content_id?: string;
+            inline?: boolean;
+        }[];
+        SendAccepted: {
+            /**
+             * @description `queued_for_review`: a human decides (follow the review events until `review.sent`,
+             *     `review.failed` or `review.cancelled`). `released`: the policy sends without a human;
+             *     delivery follows at once (`review.auto_sent` or `review.failed`).
+             * @enum {string}
+             */
+            outcome: "queued_for_review" | "released";
+            /** @description `rr_...` */
+            review_id: string;
+            state: string;
+            revision: number;
+            version: number;
+            /** @enum {string} */
+            effective_mode: "review" | "auto";
+            effective_review_policy: components["schemas"]["EffectiveReviewPolicy"];
+            review: components["schemas"]["Review"];
+        };
+        Thread: {
+            /** @description `thr_...`, opaque. */
+            id: string;
+            inbox_id: string;
+            /** @description The subject of the thread's first stored message. */
+            subject: string;
+            /** @description Addresses from from, to and cc of its messages (at most 100). */
+            participants: string[];
+            message_count: number;
+            /** @description The newest message. */
+            last_message_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its newest message was received.
+             */
+            updated_at: string;
+        };
+        ThreadWithMessages: components["schemas"]["Thread"] & {
+            messages: components["schemas"]["Message"][];
+        };
+        ThreadList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Thread"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        WebhookEvents: "message.received"[];
+        WebhookCreate: {
+            /** Format: uri */
+            url: string;
+            events?: components["schemas"]["WebhookEvents"];
+            event_types?: components["schemas"]["WebhookEvents"];
+            /** @description Inbox id or address; null for every inbox of the agent. */
+            inbox?: string | null;
+            /** @description Legacy alias of `inbox`. */
+            address?: string | null;
+            /** @description Alias of the Idempotency-Key header. */
+            client_id?: string;
+        };
+        AdminWebhookCreate: {
+            /** Format: uri */
+            url: string;
+            events?: components["schemas"]["WebhookEvents"];
+            event_types?: components["schemas"]["WebhookEvents"];
+            inbox?: string | null;
+            address?: string | null;
+            client_id?: string;
+            /** @description The owning agent; must be active. */
+            agent_id: string;
+        };
+        WebhookUpdate: {
+            /** Format: uri */
+            url?: string;
+            events?: components["schemas"]["WebhookEvents"];
+            event_types?: components["schemas"]["WebhookEvents"];
+            inbox?: string | null;
+            address?: string | null;
+            active?: boolean;
+        };
+        Webhook: {
+            /** @description `wh_...` */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            /** @description Address of the one inbox covered; null covers every inbox of the agent. */
+            inbox: string | null;
+            inbox_id: string | null;
+            agent_id: string;
+            project_id?: string;
+            /** @description The first 10 characters of the secret, to tell secrets apart. */
+            secret_prefix: string;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when deliveries also carry the previous secret's signature.
+             */
+            previous_secret_expires_at?: string | null;
+            active: boolean;
+            /** @description Consecutive failed attempts across deliveries. */
+            consec_failures: number;
+            /** Format: date-time */
+            deactivated_at?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookCreated: components["schemas"]["Webhook"] & {
+            /** @description The HMAC signing secret (`whsec_...`), shown once. */
+            secret: string;
+        };
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+            total: number;
+        };
+        WebhookAttempt: {
+            /** @description 1 for the first attempt. */
+            attempt: number;
+            /** Format: date-time */
+            started_at: string;
+            duration_ms: number;
+            /** @description null when no HTTP answer came (timeout, refused connection). */
+            status_code: number | null;
+            error: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+        };
+        WebhookDelivery: {
+            /** @description `whd_...` */
+            id: string;
+            webhook_id: string;
+            /** @description `evt_...`, the `id` in the delivered body. */
+            event_id: string;
+            event_type: string;
+            redelivery_of?: string | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempt_count: number;
+            last_status_code?: number | null;
+            last_error?: string | null;
+            /** Format: date-time */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at?: string | null;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+            next_cursor: string | null;
+        };
+    };
+    responses: {
+        /** @description An error, as problem+json. */
+        Problem: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description An error in the legacy envelope. */
+        Legacy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LegacyError"];
+            };
+        };
+        /**
+         * @description `recipient_blocked` or a missing permission (problem+json), or the recipient limit (legacy
+         *     envelope `quota_exceeded`).
+         */
+        SendForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+                "application/json": components["schemas"]["LegacyError"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Page size, default 50, clamped to 1-100. */
+        Limit: number;
+        /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+        Cursor: string;
+        OrgId: string;
+        ProjectId: string;
+        /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+        IdempotencyKey: string;
+        /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+        InboxId: string;
+        /**
+         * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+         *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+         */
+        ProjectPick: string;
+        /** @description `msg_...` */
+        MessageId: string;
+        /** @description The folder to read, default `INBOX`. */
+        Folder: components["schemas"]["Folder"];
+        /** @description `rr_...` */
+        ReviewId: string;
+        /** @description One state or several separated by commas. */
+        ReviewStateFilter: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    adminGetReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    default_review_policy?: "require_review" | "allow_direct";
+                    min_confidence?: number;
+                    first_contact_gate?: boolean;
+                    drift_demote_after?: number;
+                    canary_rate?: number;
+                    graduate_min_approvals?: number;
+                    graduate_min_age_hours?: number;
+                    auto_send_cap_per_day?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    review_policy?: "require_review" | "allow_direct" | null;
+                    recipient_limit_24h?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminListReviews: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description One state or several separated by commas. */
+                state?: components["parameters"]["ReviewStateFilter"];
+                inbox_id?: string;
+                agent_id?: string;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review, with `feedback_history` (every note, edit diff and chat message, oldest first). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleReview"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminDecideReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open" | "approve" | "reject" | "edit" | "chat" | "cancel";
+                    parent_revision?: number;
+                    feedback?: string | null;
+                    text?: string;
+                    subject?: string;
+                    message?: string;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminGetMachine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                kind: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The machine. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineSnapshot"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminCreateOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default Default */
+                    project_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+        };
+    };
+    adminGetOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The org. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminListAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    handle: string;
+                    display_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminListAgentKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateAgentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default project
+                     * @enum {string}
+                     */
+                    ceiling?: "org" | "project" | "inbox";
+                    inbox_id?: string;
+                    permissions?: components["schemas"]["Permission"][];
+                    expires_in_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminRevokeAgentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                agent_id: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when it already was). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminListEnrollmentTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentTokenList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminIssueEnrollmentToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    scopes?: components["schemas"]["Permission"][];
+                    allowed_domains?: string[];
+                    max_mailboxes?: number;
+                    daily_send_limit?: number;
+                    /** @default false */
+                    reusable?: boolean;
+                    expires_in_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollmentTokenCreated"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminRevokeEnrollmentToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when it already was). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    redeemEnrollment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `pk_enroll_<id>_<secret>` */
+                    token: string;
+                    agent_handle: string;
+                    client_id?: string;
+                    display_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Existing agent for this handle; a new key for it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Enrollment"];
+                };
+            };
+            /** @description New agent and key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Enrollment"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's fixed org, project, agent, ceiling and permissions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Problem"];
+        };
+    };
+    listContacts: {
+        parameters: {
+            query: {
+                inbox_id: string;
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    addContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    inbox_id: string;
+                    /** @enum {string} */
+                    kind: "allow" | "block";
+                    pattern: string;
+                    /**
+                     * @default send
+                     * @enum {string}
+                     */
+                    direction?: "send" | "receive";
+                };
+            };
+        };
+        responses: {
+            /** @description Already listed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            /** @description Added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    removeContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                contact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    suppressEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Already suppressed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description Suppressed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    checkSuppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        suppressed: boolean;
+                        /** @enum {string} */
+                        origin?: "agent" | "unsubscribe";
+                        reason?: string | null;
+                        /** Format: date-time */
+                        created_at?: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    unsuppressEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types; all when omitted. */
+                types?: string;
+                /** @description Resume after this event id (`evt_<n>`, or the bare number). */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event id; wins over `last_event_id`. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready; `checks` says what failed. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getOpenApiYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+        };
+    };
+    getOpenApiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    listInboxes: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inboxes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    createInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    display_name?: string | null;
+                    /** @description Local part of the address; generated when omitted. */
+                    username?: string;
+                    /**
+                     * Format: uri
+                     * @description Stored with the inbox; delivery of `message.received` to it is configured with webhooks.
+                     */
+                    webhook_url?: string | null;
+                    /** @description Idempotency key, alias of the `Idempotency-Key` header. */
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            /** @description Missing permission (problem+json `forbidden_scope`) or a quota (legacy envelope `quota_exceeded`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+            409: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminListInboxes: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inboxes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxList"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id: string;
+                    display_name?: string | null;
+                    domain_id?: string;
+                    domain?: string;
+                    username?: string;
+                    /** Format: uri */
+                    webhook_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description The folder to read, default `INBOX`. */
+                folder?: components["parameters"]["Folder"];
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSummaryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: {
+                format?: "auto" | "text" | "html" | "both";
+                variant?: "source" | "extracted";
+            };
+            header?: never;
+            path: {
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getMessageRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    searchMessages: {
+        parameters: {
+            query?: {
+                q?: string;
+                from?: string;
+                to?: string;
+                subject?: string;
+                folder?: components["schemas"]["Folder"];
+                after?: string;
+                before?: string;
+                has_attachment?: boolean;
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    batchUpdateMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    updates: {
+                        id: string;
+                        seen?: boolean;
+                        folder?: components["schemas"]["Folder"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSummaryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    waitForEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    from?: string;
+                    subject_contains?: string;
+                    /** Format: date-time */
+                    since?: string;
+                    /** @default 30 */
+                    timeout_seconds?: number;
+                    /** @enum {string} */
+                    extract?: "code" | "link";
+                };
+            };
+        };
+        responses: {
+            /** @description The message, or a timeout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitResult"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listReviewEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+                review_id?: string;
+                inbox_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewEventList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    waitForReviewEvent: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                timeout_seconds?: number;
+                review_id?: string;
+                inbox_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending events, or a timeout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewEventList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    ackReviewEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    acks?: {
+                        review_id: string;
+                        through_seq: number;
+                    }[];
+                    broadcast_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The cursors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cursors: components["schemas"]["ReviewCursor"][];
+                    };
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description One state or several separated by commas. */
+                state?: components["parameters"]["ReviewStateFilter"];
+                inbox_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getReviewFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feedback. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        review_id: string;
+                        data: components["schemas"]["ReviewFeedback"][];
+                    };
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    cancelReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    restampReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    parent_revision: number;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    reviseReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    parent_revision: number;
+                    rules_version?: number;
+                    to?: components["schemas"]["Recipients"];
+                    cc?: components["schemas"]["Recipients"];
+                    subject?: string;
+                    text?: string;
+                    /** @deprecated */
+                    body?: string;
+                    intent?: components["schemas"]["SendIntent"];
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
+        };
+    };
+    chatReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: string;
+                    parent_revision?: number;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    unsubscribePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    "List-Unsubscribe"?: string;
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Unsubscribed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    sendEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: components["schemas"]["Recipients"];
+                    cc?: components["schemas"]["Recipients"];
+                    subject?: string;
+                    text?: string;
+                    /**
+                     * @deprecated
+                     * @description Deprecated alias of `text`.
+                     */
+                    body?: string;
+                    intent?: components["schemas"]["SendIntent"];
+                    category_id?: string;
+                    attachments?: components["schemas"]["SendAttachments"];
+                    /** @description SDK name for the `Idempotency-Key` header. */
+                    idempotency_key?: string;
+                    /** @description Alias of the `Idempotency-Key` header. */
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendAccepted"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["SendForbidden"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
+        };
+    };
+    replyEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    thread_id: string;
+                    expected_last_message_id?: string;
+                    to?: components["schemas"]["Recipients"];
+                    cc?: components["schemas"]["Recipients"];
+                    subject?: string;
+                    text?: string;
+                    /**
+                     * @deprecated
+                     * @description Deprecated alias of `text`.
+                     */
+                    body?: string;
+                    intent?: components["schemas"]["SendIntent"];
+                    category_id?: string;
+                    attachments?: components["schemas"]["SendAttachments"];
+                    idempotency_key?: string;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendAccepted"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["SendForbidden"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
+        };
+    };
+    forwardEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: components["schemas"]["Recipients"];
+                    cc?: components["schemas"]["Recipients"];
+                    subject?: string;
+                    /** @description A note above the forwarded message. */
+                    text?: string;
+                    /**
+                     * @deprecated
+                     * @description Deprecated alias of `text`.
+                     */
+                    body?: string;
+                    intent?: components["schemas"]["SendIntent"];
+                    category_id?: string;
+                    attachments?: components["schemas"]["SendAttachments"];
+                    idempotency_key?: string;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendAccepted"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["SendForbidden"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            413: components["responses"]["Problem"];
+            422: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
+        };
+    };
+    listThreads: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of threads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadWithMessages"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Registered; `secret` is shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new `secret`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminRegisterWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminWebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminGetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+}

@@ -1,0 +1,10 @@
+export const CONTRACT_VERSION = '0.1.0-pre.6';
+export { AgentInbox, type ClientOptions } from './client.ts';
+export { AgentInboxError, NetworkError, type FieldError } from './errors.ts';
+export { Transport, type TransportOptions, type RequestOptions } from './transport.ts';
+export type { StreamEvent, StreamOptions } from './sse.ts';
+export type { BodyOf, QueryOf, ResponseOf, CallOptions } from './types.ts';
+export { OPERATIONS, type OperationId } from './generated/operations.ts';
+export type { components, operations, paths } from './generated/schema.ts';
+export { INPUTS } from './generated/inputs.ts';
+export { checkWebhookSignature, verifyWebhook, type VerifyOptions, type VerifyResult } from './webhooks.ts';

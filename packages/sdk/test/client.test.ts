@@ -1,0 +1,243 @@
+// The SDK against the real service: every agent-plane method at least once, paging, retries,
+// typed errors and the event stream's resume.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, test } from 'node:test';
+import { AgentInbox, AgentInboxError, CONTRACT_VERSION, OPERATIONS, type OperationId } from '@agent-inbox/sdk';
+import { createTenant, startTestService } from '../../../test/helpers/service.ts';
+import { sendMail } from '../../../test/helpers/mail.ts';
+import { startRelay } from '../../../test/reviews/relay.ts';
+import { waitFor } from '../../../test/helpers/wait.ts';
+
+const relay = await startRelay('accept');
+after(() => relay.close());
+const svc = await startTestService({ env: { SMTP_URL: relay.url } });
+const tenant = await createTenant(svc, { plan: 'developer' });
+const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+
+// Counts each generated method the tests call, to show every one is exercised.
+const called = new Set<string>();
+function counted(client: AgentInbox): AgentInbox {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop === 'string' && prop in OPERATIONS && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          called.add(prop);
+          return value.apply(target, args);
+        };
+      }
+      return value;
+    },
+  });
+}
+
+const anonymous = counted(new AgentInbox({ baseUrl: svc.url }));
+const enrolled = await anonymous.redeemEnrollment({ token: tenant.enrollmentToken, agent_handle: 'sdk-agent' });
+const client = counted(new AgentInbox({ baseUrl: svc.url, apiKey: enrolled.agent_key }));
+const INTENT = { summary: 'Answer the pricing question from Dana at Acme' };
+
+test('the contract version is the document\'s', async () => {
+  assert.equal(CONTRACT_VERSION, '0.1.0-pre.6');
+  assert.equal((await svc.api.get('/openapi.json')).body.info.version, CONTRACT_VERSION);
+});
+
+test('whoami and inboxes: create, get by id and by address, list with paging', async () => {
+  const me = await client.whoami();
+  assert.equal(me.agent_id, enrolled.agent_id);
+  const created = [];
+  for (let i = 0; i < 3; i++) created.push(await client.createInbox({ display_name: `Box ${i}` }));
+  assert.equal((await client.getInbox(created[0]!.id)).id, created[0]!.id);
+  assert.equal((await client.getInbox(created[1]!.address)).id, created[1]!.id);
+  const seen: string[] = [];
+  for await (const inbox of client.paginate<any>((cursor) => client.listInboxes({ limit: 2, cursor }))) seen.push(inbox.id);
+  for (const c of created) assert.ok(seen.includes(c.id));
+  assert.equal(new Set(seen).size, seen.length, 'no inbox twice across pages');
+});
+
+test('mail in: wait, list, get, raw, attachments, search, threads, batch update', async () => {
+  const inbox = await client.createInbox({ display_name: 'Reader' });
+  const waiting = client.waitForEmail(inbox.id, { subject_contains: 'verify', extract: 'code', timeout_seconds: 20 });
+  await sendMail(svc, {
+    from: 'Service <noreply@service.example>',
+    to: inbox.address,
+    subject: 'Please verify your account',
+    text: 'Your verification code is 482913.',
+    attachments: [{ filename: 'note.txt', content: 'attached text' }],
+  });
+  const got: any = await waiting;
+  assert.equal(got.code, '482913');
+  const id = got.message.id;
+  const list: any = await client.listMessages(inbox.id, { folder: 'INBOX' });
+  assert.ok(list.data.some((m: any) => m.id === id));
+  const msg: any = await client.getMessage(id, { format: 'text' });
+  assert.equal(msg.subject, 'Please verify your account');
+  const raw = await client.getMessageRaw(inbox.id, id);
+  assert.ok(raw instanceof Uint8Array);
+  assert.match(Buffer.from(raw).toString(), /Subject: Please verify your account/);
+  const atts: any = await client.listAttachments(inbox.id, id);
+  const att = atts.data.find((a: any) => a.filename === 'note.txt');
+  assert.ok(att);
+  assert.equal(Buffer.from(await client.getAttachment(inbox.id, id, att.id)).toString(), 'attached text');
+  const found: any = await client.searchMessages(inbox.id, { q: 'verification' });
+  assert.ok(found.data.some((m: any) => m.id === id));
+  const threads: any = await client.listThreads(inbox.id);
+  const thread: any = await client.getThread(inbox.id, threads.data[0].id);
+  assert.equal(thread.last_message_id, id);
+  const updated: any = await client.batchUpdateMessages(inbox.id, { updates: [{ id, seen: true }] });
+  assert.ok(JSON.stringify(updated).includes(id));
+  assert.equal(((await client.getMessage(id)) as any).seen, true);
+});
+
+test('webhooks: register, get, list, update, deliveries, redeliver, rotate, delete', async () => {
+  const hits: string[] = [];
+  const receiver = http.createServer((req, res) => {
+    hits.push(String(req.headers['x-service-event']));
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  after(() => receiver.close());
+  const inbox = await client.createInbox({ display_name: 'Hooked' });
+  const hook: any = await client.registerWebhook({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, inbox: inbox.address });
+  assert.match(hook.secret, /^whsec_/);
+  assert.equal(((await client.getWebhook(hook.id)) as any).secret, undefined);
+  assert.ok(((await client.listWebhooks()) as any).items.some((w: any) => w.id === hook.id));
+  await sendMail(svc, { from: 'a@example.com', to: inbox.address, subject: 'hook me', text: 'x' });
+  await waitFor(() => hits.length >= 1, 'webhook delivered');
+  const deliveries: any = await client.listWebhookDeliveries(hook.id);
+  const first = (deliveries.items ?? deliveries.data)[0];
+  assert.ok(first);
+  await client.redeliverWebhook(hook.id, first.id);
+  await waitFor(() => hits.length >= 2, 'redelivered');
+  const rotated: any = await client.rotateWebhookSecret(hook.id);
+  assert.notEqual(rotated.secret, hook.secret);
+  assert.equal(((await client.updateWebhook(hook.id, { active: false })) as any).active, false);
+  assert.equal(await client.deleteWebhook(hook.id), undefined);
+  await assert.rejects(client.getWebhook(hook.id), (e: any) => e instanceof AgentInboxError && e.status === 404 && e.code === 'not_found');
+});
+
+test('contacts and suppression', async () => {
+  const inbox = await client.createInbox({ display_name: 'Contacts' });
+  const c: any = await client.addContact({ inbox_id: inbox.id, kind: 'block', pattern: 'spam.example' });
+  assert.ok(((await client.listContacts({ inbox_id: inbox.id })) as any).data.some((x: any) => x.id === c.id));
+  await client.removeContact(c.id);
+  await client.suppressEmail({ email: 'gone@example.com' });
+  assert.equal(((await client.checkSuppression('gone@example.com')) as any).suppressed, true);
+  assert.ok(((await client.listSuppressions()) as any).data.some((s: any) => s.email === 'gone@example.com'));
+  await client.unsuppressEmail('gone@example.com');
+  assert.equal(((await client.checkSuppression('gone@example.com')) as any).suppressed, false);
+});
+
+test('typed errors carry code, status, errors[] and the retry_with example of intent_required', async () => {
+  const inbox = await client.createInbox({ display_name: 'Errors' });
+  const err = await client.sendEmail(inbox.id, { to: 'dana@acme.example', subject: 'Hi', text: 'Hello' }).catch((e) => e);
+  assert.ok(err instanceof AgentInboxError);
+  assert.equal(err.status, 422);
+  assert.equal(err.code, 'intent_required');
+  assert.ok(err.errors.some((e) => e.field === 'intent.summary'));
+  assert.ok(err.retryWith && typeof (err.retryWith as any).summary === 'string');
+  assert.match(err.requestId ?? '', /^req_/);
+});
+
+test('the Review Loop through the SDK: send, revise, chat, restamp, cancel, feedback, events, reply and forward', async () => {
+  const inbox = await client.createInbox({ display_name: 'Sales' });
+  const queued: any = await client.sendEmail(inbox.id, { to: 'dana@acme.example', subject: 'Pricing', text: 'Draft one', intent: INTENT });
+  assert.equal(queued.outcome, 'queued_for_review');
+  const rr = queued.review_id;
+  assert.match(rr, /^rr_/);
+  const revised: any = await client.reviseReview(rr, { parent_revision: 1, text: 'Draft two' });
+  assert.equal(revised.revision ?? revised.review?.revision, 2);
+  await client.restampReview(rr, { parent_revision: 2 });
+  const open = await svc.api.post(`${A}/reviews/${rr}/decision`, { action: 'open' }, tenant.consoleToken);
+  assert.equal(open.status, 200, open.text);
+  await client.chatReview(rr, { message: 'Is the discount fine?' });
+  assert.equal(((await client.getReview(rr)) as any).state, 'chatting');
+  const listed: any = await client.listReviews({ state: 'chatting' });
+  assert.ok(listed.data.some((r: any) => r.id === rr));
+  const stale = await client.reviseReview(rr, { parent_revision: 1, text: 'old' }).catch((e) => e);
+  assert.ok(stale instanceof AgentInboxError && stale.code === 'stale');
+  const approve = await svc.api.post(`${A}/reviews/${rr}/decision`, { action: 'approve' }, tenant.consoleToken);
+  assert.equal(approve.status, 200, approve.text);
+  await waitFor(async () => ((await client.getReview(rr)) as any).state === 'sent', 'review sent');
+  assert.ok(Array.isArray(((await client.getReviewFeedback(rr)) as any).data));
+  const drained: any = await client.listReviewEvents();
+  const mine = drained.data.filter((e: any) => e.review_id === rr);
+  assert.ok(mine.some((e: any) => e.type === 'review.sent'));
+  await client.ackReviewEvents({ acks: [{ review_id: rr, through_seq: Math.max(...mine.map((e: any) => e.seq)) }], broadcast_ids: [] });
+  const waited: any = await client.waitForReviewEvent({ timeout_seconds: 1 });
+  assert.ok(!JSON.stringify(waited).includes(rr), 'acked events are not handed out again');
+  const terminal = await client.cancelReview(rr, {}).catch((e) => e);
+  assert.ok(terminal instanceof AgentInboxError && terminal.code === 'terminal');
+
+  const second: any = await client.sendEmail(inbox.id, { to: 'dana@acme.example', subject: 'Withdrawn', text: 'x', intent: INTENT });
+  assert.equal(((await client.cancelReview(second.review_id, { reason: 'not needed' })) as any).state ?? 'cancelled', 'cancelled');
+
+  await sendMail(svc, { from: 'dana@acme.example', to: inbox.address, subject: 'Question', text: 'How much?' });
+  const inbound: any = await client.waitForEmail(inbox.id, { from: 'dana@acme.example', timeout_seconds: 20, since: new Date(Date.now() - 60_000).toISOString() });
+  const reply: any = await client.replyEmail(inbox.id, { thread_id: inbound.message.thread_id, text: 'It is 10 dollars.', intent: INTENT });
+  assert.equal(reply.outcome, 'queued_for_review');
+  const forward: any = await client.forwardEmail(inbox.id, inbound.message.id, { to: 'boss@acme.example', text: 'FYI', intent: INTENT });
+  assert.equal(forward.outcome, 'queued_for_review');
+});
+
+test('the event stream delivers live events and resumes after a reconnect without gaps or repeats', async () => {
+  const inbox = await client.createInbox({ display_name: 'Streamed' });
+  const ac = new AbortController();
+  const got: string[] = [];
+  const stream = client.events({ types: ['message.received'], signal: ac.signal, reconnectMs: 50 });
+  const reading = (async () => {
+    for await (const ev of stream) {
+      got.push(ev.id);
+      if (got.length === 3) break;
+    }
+  })();
+  for (let i = 0; i < 3; i++) await sendMail(svc, { from: 'x@example.com', to: inbox.address, subject: `s${i}`, text: 'x' });
+  await reading;
+  ac.abort();
+  assert.equal(new Set(got).size, 3);
+  called.add('streamEvents');
+  // Resume from the first: exactly the two after it, in order.
+  const resumed: string[] = [];
+  for await (const ev of client.events({ types: ['message.received'], lastEventId: got[0] })) {
+    resumed.push(ev.id);
+    if (resumed.length === 2) break;
+  }
+  assert.deepEqual(resumed, got.slice(1));
+});
+
+test('GET retries a 429 after Retry-After and then succeeds; a send is never retried', async () => {
+  let calls = 0;
+  let posts = 0;
+  const flaky = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      posts++;
+      res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '0' });
+      return res.end(JSON.stringify({ type: 'x', title: 'Unavailable', status: 503, code: 'unavailable' }));
+    }
+    calls++;
+    if (calls === 1) {
+      res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' });
+      return res.end(JSON.stringify({ type: 'x', title: 'Rate limited', status: 429, code: 'rate_limited' }));
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ agent_id: 'agt_x' }));
+  });
+  await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+  after(() => flaky.close());
+  const c = new AgentInbox({ baseUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`, apiKey: 'pk_agent_x_y' });
+  const started = Date.now();
+  assert.equal(((await c.whoami()) as any).agent_id, 'agt_x');
+  assert.equal(calls, 2);
+  assert.ok(Date.now() - started >= 900, 'waited for Retry-After');
+  const err = await c.sendEmail('inb_x', { to: 'a@b.example', text: 'x' } as any).catch((e) => e);
+  assert.ok(err instanceof AgentInboxError && err.status === 503);
+  assert.equal(posts, 1, 'a send without an idempotency key is not retried');
+  await c.sendEmail('inb_x', { to: 'a@b.example', text: 'x' } as any, { idempotencyKey: 'k1' }).catch(() => {});
+  assert.equal(posts, 1 + 4, 'with an idempotency key it is retried like a GET');
+});
+
+test('every generated method was exercised against the service', () => {
+  const all = Object.keys(OPERATIONS) as OperationId[];
+  assert.deepEqual(all.filter((id) => !called.has(id)), []);
+});

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sendMail } from '../helpers/mail.ts';
+import { createTenant, startTestService } from '../helpers/service.ts';
+
+const svc = await startTestService({ roles: ['api', 'smtp'] });
+const tenant = await createTenant(svc, { plan: 'enterprise' });
+const { agentKey } = await tenant.enroll('searcher');
+const inbox = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
+const other = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
+
+await sendMail(svc, { from: '"Grace Hopper" <grace@navy.example>', to: inbox.address, subject: 'Compiler invoice', text: 'The invoice for the compiler work is attached.', attachments: [{ filename: 'invoice.pdf', content: '%PDF-1.4' }] });
+await sendMail(svc, { from: 'billing@vendor.example', to: inbox.address, cc: 'Finance Team <finance@corp.example>', subject: 'Monthly statement', text: 'Your statement mentions one invoice that is overdue. Please pay that invoice soon.' });
+await sendMail(svc, { from: 'alan@bletchley.example', to: inbox.address, subject: 'Lunch', text: 'Shall we meet for lunch near the park? No invoices, promised.' });
+await sendMail(svc, { from: 'news@paper.example', to: inbox.address, subject: 'Weekly digest', html: '<p>Running shoes and <b>marathon</b> training tips.</p>' });
+await sendMail(svc, { from: 'grace@navy.example', to: other.address, subject: 'Compiler invoice', text: 'Another inbox entirely.' });
+
+async function search(query: string) {
+  const r = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/search?${query}`, agentKey);
+  assert.equal(r.status, 200, r.text);
+  return r.body;
+}
+
+const subjects = (body: any) => body.data.map((m: any) => m.subject);
+
+test('full-text search ranks a subject match above body mentions, with stemming, within the inbox only', async () => {
+  const r = await search('q=invoice');
+  assert.deepEqual(subjects(r), ['Compiler invoice', 'Monthly statement', 'Lunch']);
+  assert.ok(r.data[0].rank > r.data[1].rank);
+  assert.ok(r.data.every((m: any) => m.inbox_id === inbox.id));
+  assert.ok(!('text' in r.data[0]), 'results are summaries');
+  assert.equal(r.has_more, false);
+});
+
+test('web-search syntax: phrases, or, and exclusion', async () => {
+  assert.deepEqual(subjects(await search(`q=${encodeURIComponent('"compiler work"')}`)), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search(`q=${encodeURIComponent('lunch or marathon')}`)).sort(), ['Lunch', 'Weekly digest']);
+  assert.deepEqual(subjects(await search(`q=${encodeURIComponent('invoice -overdue -lunch')}`)), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('q=running')), ['Weekly digest'], 'the text of an html-only body is searched');
+  assert.deepEqual(subjects(await search('q=zeppelin')), []);
+});
+
+test('names, addresses, local parts and domains are searchable', async () => {
+  assert.deepEqual(subjects(await search('q=hopper')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('q=grace%40navy.example')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('q=bletchley.example')), ['Lunch']);
+  assert.deepEqual(subjects(await search('q=finance')), ['Monthly statement'], 'cc names too');
+});
+
+test('filters narrow the results, alone or with q', async () => {
+  assert.deepEqual(subjects(await search('from=navy.example')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('from=GRACE')), ['Compiler invoice'], 'case-insensitive');
+  assert.deepEqual(subjects(await search('to=finance%40corp')), ['Monthly statement']);
+  assert.deepEqual(subjects(await search('subject=digest')), ['Weekly digest']);
+  assert.deepEqual(subjects(await search('q=invoice&has_attachment=true')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('q=invoice&has_attachment=false')), ['Monthly statement', 'Lunch']);
+  const all = await search('');
+  assert.deepEqual(subjects(all), ['Weekly digest', 'Lunch', 'Monthly statement', 'Compiler invoice'], 'without q: newest first');
+  assert.ok(all.data.every((m: any) => m.rank === 0));
+  const future = new Date(Date.now() + 3600_000).toISOString();
+  assert.deepEqual(subjects(await search(`after=${encodeURIComponent(future)}`)), []);
+  assert.equal((await search(`before=${encodeURIComponent(future)}`)).data.length, 4);
+  assert.deepEqual(subjects(await search('folder=TRASH')), []);
+  const bad = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/search?after=yesterday`, agentKey);
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.errors[0].field, 'after');
+});
+
+test('results page with limit and next_cursor', async () => {
+  const first = await search('q=invoice&limit=2');
+  assert.deepEqual(subjects(first), ['Compiler invoice', 'Monthly statement']);
+  assert.equal(first.has_more, true);
+  const second = await search(`q=invoice&limit=2&cursor=${first.next_cursor}`);
+  assert.deepEqual(subjects(second), ['Lunch']);
+  assert.equal(second.has_more, false);
+  assert.equal(second.next_cursor, null);
+});
+
+test('a query of only operators or punctuation is no error', async () => {
+  for (const q of ['"', '-', 'or', '!!!', '&|']) {
+    const r = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/search?q=${encodeURIComponent(q)}`, agentKey);
+    assert.equal(r.status, 200, q);
+  }
+});
