@@ -35,10 +35,12 @@ async function main(): Promise<number> {
     });
     adminUrl = embedded.url;
   }
+  // --test-force-exit: a file whose tests have all finished ends even if a library left a timer
+  // behind (pg-boss can, when stopped right after it started).
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
+      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', '--test-force-exit', ...files],
       { stdio: 'inherit', env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl } },
     );
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
