@@ -87,7 +87,8 @@ test('a scripted agent session: inbox, a mailed code, intent_required then the e
 
   const inbox = json(await call('create_inbox', { display_name: 'Signup Bot' }));
   assert.match(inbox.address, /@agents\.test$/);
-  const waiting = call('wait_for_email', { inbox_id: inbox.id, extract: 'code', timeout_seconds: 20 });
+  const since = new Date(Date.now() - 1000).toISOString(); // the call may land after the mail
+  const waiting = call('wait_for_email', { inbox_id: inbox.id, extract: 'code', timeout_seconds: 20, since });
   await sendMail(svc, { from: 'noreply@saas.example', to: inbox.address, subject: 'Your code', text: 'Your verification code is 730194' });
   assert.equal(json(await waiting).code, '730194');
 

@@ -58,7 +58,9 @@ test('whoami and inboxes: create, get by id and by address, list with paging', a
 
 test('mail in: wait, list, get, raw, attachments, search, threads, batch update', async () => {
   const inbox = await client.createInbox({ display_name: 'Reader' });
-  const waiting = client.waitForEmail(inbox.id, { subject_contains: 'verify', extract: 'code', timeout_seconds: 20 });
+  // `since` fixed before sending: the wait may reach the server after the mail is stored.
+  const since = new Date(Date.now() - 1000).toISOString();
+  const waiting = client.waitForEmail(inbox.id, { subject_contains: 'verify', extract: 'code', timeout_seconds: 20, since });
   await sendMail(svc, {
     from: 'Service <noreply@service.example>',
     to: inbox.address,
