@@ -34,20 +34,16 @@ const SUBJECT_FALLBACK_DAYS = 30;
 const EVENT_TEXT_LIMIT = 256 * 1024;
 
 export async function ingestMessage(s: IngestServices, input: IngestInput): Promise<StoredMessage[]> {
-  const parsed = input.parsed ?? (await parseMessage(input.raw));
-  const views = derivedViews(parsed);
-  const recipients = [...new Map(input.recipients.map((r) => [r.id, r])).values()];
-  return withLocksHeld(s.db, locksFor(recipients, views), async (tx) => {
-    const stored: StoredMessage[] = [];
-    for (const inbox of recipients) stored.push(await storeForInbox(tx, inbox, input, parsed, views));
-    // A copy filed by the sender (outbound) is not news to anyone.
-    if (input.direction !== 'outbound') {
-      // Last, and in org order: publishing holds the org's event lock until commit.
-      const byOrg = [...stored].sort((a, b) => (a.inbox.org_id < b.inbox.org_id ? -1 : a.inbox.org_id > b.inbox.org_id ? 1 : 0));
-      for (const m of byOrg) await publishEvent(tx, s.queue, receivedEvent(m, parsed, views));
-    }
-    return stored;
-  });
+  return (await ingestMessages(s, [input]))[0]!;
+}
+
+/**
+ * Several messages in one transaction (see ./batcher.ts): each stored as ingestMessage stores
+ * it, all committed together or not at all.
+ */
+export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): Promise<StoredMessage[][]> {
+  const prepared = await Promise.all(inputs.map(prepare));
+  return withLocksHeld(s.db, locksOf(prepared), (tx) => storeAll(tx, s.queue, prepared));
 }
 
 /**
@@ -55,17 +51,37 @@ export async function ingestMessage(s: IngestServices, input: IngestInput): Prom
  * recipients' copies and the sender's SENT copy together with the review's outcome.
  */
 export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: IngestInput): Promise<StoredMessage[]> {
-  const parsed = input.parsed ?? (await parseMessage(input.raw));
-  const views = derivedViews(parsed);
-  const recipients = [...new Map(input.recipients.map((r) => [r.id, r])).values()];
-  const lock = lockStatement(locksFor(recipients, views));
+  const prepared = [await prepare(input)];
+  const lock = lockStatement(locksOf(prepared));
   if (lock) await tx.query(lock);
-  const stored: StoredMessage[] = [];
-  for (const inbox of recipients) stored.push(await storeForInbox(tx, inbox, input, parsed, views));
-  if (input.direction !== 'outbound') {
-    const byOrg = [...stored].sort((a, b) => (a.inbox.org_id < b.inbox.org_id ? -1 : a.inbox.org_id > b.inbox.org_id ? 1 : 0));
-    for (const m of byOrg) await publishEvent(tx, queue, receivedEvent(m, parsed, views));
+  return (await storeAll(tx, queue, prepared))[0]!;
+}
+
+type Prepared = { input: IngestInput; parsed: ParsedMail; views: Views; recipients: InboxRow[] };
+
+async function prepare(input: IngestInput): Promise<Prepared> {
+  const parsed = input.parsed ?? (await parseMessage(input.raw));
+  return { input, parsed, views: derivedViews(parsed), recipients: [...new Map(input.recipients.map((r) => [r.id, r])).values()] };
+}
+
+/** The thread-key locks of every copy to be stored, in one global order. */
+function locksOf(prepared: Prepared[]): bigint[] {
+  const locks = prepared.flatMap((m) => m.recipients.flatMap((r) => threadKeyLocks(r.id, threadKeys(m.views))));
+  return [...new Set(locks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Stores every copy, then publishes their events: last, and in org order, since publishing holds the org's event lock until commit. */
+async function storeAll(tx: pg.PoolClient, queue: Queue, prepared: Prepared[]): Promise<StoredMessage[][]> {
+  const stored: StoredMessage[][] = [];
+  for (const m of prepared) {
+    const copies: StoredMessage[] = [];
+    for (const inbox of m.recipients) copies.push(await storeForInbox(tx, inbox, m.input, m.parsed, m.views));
+    stored.push(copies);
   }
+  // A copy filed by the sender (outbound) is not news to anyone.
+  const events = prepared.flatMap((m, i) => (m.input.direction === 'outbound' ? [] : stored[i]!.map((copy) => receivedEvent(copy, m.parsed, m.views))));
+  events.sort((a, b) => (a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : 0));
+  for (const event of events) await publishEvent(tx, queue, event);
   return stored;
 }
 
@@ -81,12 +97,6 @@ type Views = {
 };
 
 const threadKeys = (v: Views): string[] => (v.own_key ? [v.own_key, ...v.lookup_keys] : v.lookup_keys);
-
-/** Every recipient inbox's thread-key locks, in one global order. */
-function locksFor(recipients: InboxRow[], v: Views): bigint[] {
-  const keys = threadKeys(v);
-  return [...new Set(recipients.flatMap((r) => threadKeyLocks(r.id, keys)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
 
 function derivedViews(p: ParsedMail): Views {
   const extracted_html = extractHtml(p.html);

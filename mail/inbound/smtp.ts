@@ -7,7 +7,9 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMT
 import type { Config } from '../../service/config.ts';
 import type { Logger } from '../../service/logger.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
-import { ingestMessage, type IngestServices } from './ingest.ts';
+import { parseMessage } from '../parse.ts';
+import { batchingIngest } from './batcher.ts';
+import type { IngestServices } from './ingest.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { tryAgainLater } from './policies/smtp-error.ts';
@@ -28,6 +30,7 @@ export async function startInboundSmtp(
     : null;
 
   const hostedRecipient = hostedRecipients(s.db);
+  const ingest = batchingIngest(s);
   const options: SMTPServerOptions = {
     name: s.config.inboxDomain,
     banner: 'agent-inbox',
@@ -66,7 +69,9 @@ export async function startInboundSmtp(
         if (stream.sizeExceeded || data.oversized()) return callback(null);
         const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
-        ingestMessage(s, { raw: data.take(), recipients, envelope_from: envelopeFrom }).then(
+        const raw = data.take();
+        // Parsed here, while an earlier message may still be committing.
+        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom })).then(
           (stored) => {
             log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
             callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);

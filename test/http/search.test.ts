@@ -51,6 +51,10 @@ test('filters narrow the results, alone or with q', async () => {
   assert.deepEqual(subjects(await search('from=navy.example')), ['Compiler invoice']);
   assert.deepEqual(subjects(await search('from=GRACE')), ['Compiler invoice'], 'case-insensitive');
   assert.deepEqual(subjects(await search('to=finance%40corp')), ['Monthly statement']);
+  assert.deepEqual(subjects(await search('to=Finance%40Corp.example')), ['Monthly statement'], 'a whole address, any case');
+  assert.deepEqual(subjects(await search('q=invoice&from=Grace%40Navy.example')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('from=billing%40vendor.example')), ['Monthly statement']);
+  assert.deepEqual(subjects(await search('from=nobody%40vendor.example')), []);
   assert.deepEqual(subjects(await search('subject=digest')), ['Weekly digest']);
   assert.deepEqual(subjects(await search('q=invoice&has_attachment=true')), ['Compiler invoice']);
   assert.deepEqual(subjects(await search('q=invoice&has_attachment=false')), ['Monthly statement', 'Lunch']);

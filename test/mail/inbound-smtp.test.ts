@@ -374,3 +374,29 @@ test('a storage failure after DATA is a 451, nothing is kept, and the retry is s
   assert.equal(await countRows('messages', inbox.id), 1);
   assert.equal(await countRows('events', inbox.id), 1);
 });
+
+test('messages arriving together are stored together, and one that cannot be stored fails alone', async () => {
+  const inbox = await newInbox();
+  const db = svc.services.db;
+  await db.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.subject = 'poison' THEN RAISE EXCEPTION 'cannot store this one'; END IF; RETURN NEW; END $$`);
+  await db.query(`CREATE TRIGGER refuse_poison BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+  try {
+    const subjects = ['one', 'two', 'poison', 'three', 'four', 'five', 'six', 'seven'];
+    const results = await Promise.allSettled(subjects.map((subject) => sendMail(svc, { from: 'burst@example.org', to: inbox.address, subject, text: subject })));
+    results.forEach((r, i) => {
+      if (subjects[i] === 'poison') {
+        assert.equal(r.status, 'rejected');
+        assert.equal((r as PromiseRejectedResult).reason.responseCode, 451);
+      } else {
+        assert.equal(r.status, 'fulfilled', subjects[i]);
+      }
+    });
+  } finally {
+    await db.query('DROP TRIGGER refuse_poison ON messages');
+    await db.query('DROP FUNCTION refuse_poison()');
+  }
+  const list = await svc.api.get(`/v1/inboxes/${inbox.id}/messages`, agentKey);
+  assert.deepEqual(list.body.data.map((m: any) => m.subject).sort(), ['five', 'four', 'one', 'seven', 'six', 'three', 'two']);
+  assert.equal(await countRows('events', inbox.id), 7);
+});

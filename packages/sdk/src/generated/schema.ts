@@ -692,6 +692,20 @@ export interface paths {
          * Messages of one folder, newest first.
          * @description Entries carry no bodies: `preview` is the first 200 characters of the extracted text
          *     (whitespace collapsed); read a message for `text` and `html`. Reading does not change `seen`.
+         *
+         *     How mail arrives: over SMTP on `SMTP_PORT` (default 2525; STARTTLS when `SMTP_TLS_KEY` and
+         *     `SMTP_TLS_CERT` are set; no AUTH). `RCPT TO` is accepted only for hosted addresses, matched
+         *     without regard to case (`550 5.1.1` otherwise). `SIZE` is 25 MiB: a `MAIL FROM` declaring
+         *     more, or a message that turns out larger, is `552` and nothing is stored. A `250` after DATA
+         *     means the message is committed; any failure before that is `451 4.3.0`, so the sending
+         *     server retries. A message to several hosted inboxes is stored once in each. The raw source
+         *     is kept exactly as received (no trace header is added). Malformed MIME is stored and
+         *     listed too: fields are read on a best-effort basis and `parse_error` says what failed.
+         *     Each stored copy appends a `message.received` event in the same transaction, whose
+         *     payload is the contract's webhook body (`from` and `to` as raw header strings; `text` is
+         *     the text part, or the text of the html, cut at 256 KiB with `text_truncated: true`;
+         *     `message_id` is empty when the message has none; `date` is the Date header, or the receive
+         *     time when there is none).
          */
         get: operations["listMessages"];
         put?: never;
@@ -826,13 +840,16 @@ export interface paths {
          *     stemming over the subject (weighted highest), the names and addresses of from, to, cc and
          *     reply-to (an address also matches by its local part and its domain), and the body (the
          *     text part, or the text of the html for an html-only message; its first 100,000
-         *     characters). Results are ranked (`rank`), ties newest first. Ranking considers the 1,000
+         *     characters). Results are ranked (`rank`), ties newest first. Ranking considers the 500
          *     most recent messages that match (with the filters), so a word found in most of a large
-         *     inbox answers as fast as a rare one; to reach older matches, narrow with `before`. Without
+         *     inbox answers as fast as a rare one; to reach older matches, narrow with `before`. A quoted
+         *     phrase is matched word by word through the index and then checked for adjacency, so a rare
+         *     phrase of common words reads every message holding those words and answers slower. Without
          *     `q` the filtered messages come newest first with rank 0.
          *
-         *     Filters, all optional and combined: `from` and `to` (case-insensitive substring of a
-         *     sender, or of a to/cc recipient, address or name), `subject` (case-insensitive substring),
+         *     Filters, all optional and combined: `from` and `to` (the sender, or a to/cc recipient: a
+         *     whole address matches that address, any other value is a case-insensitive substring of an
+         *     address or name, such as a domain), `subject` (case-insensitive substring),
          *     `folder` (default: every folder), `after` and `before` (received at or after, and before),
          *     `has_attachment`.
          */
@@ -1316,7 +1333,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Threads of the inbox, most recently active first. */
+        /**
+         * Threads of the inbox, most recently active first.
+         * @description Messages are grouped by Message-ID, In-Reply-To and References. A message joins the thread
+         *     of the first message it refers to (In-Reply-To, then References newest first) that this
+         *     inbox has stored, or that another message of the thread also referred to; a message that
+         *     an earlier reply referred to joins that reply's thread. A message without usable
+         *     references whose subject carries a reply or forward prefix (Re:, Fwd:, AW:, ...) joins the
+         *     most recent thread with the same subject (prefixes and list tags removed) that its sender
+         *     took part in within 30 days. Anything else starts a thread.
+         */
         get: operations["listThreads"];
         put?: never;
         post?: never;
