@@ -14,11 +14,14 @@ export function createPool(url: string, log: Logger, max = 20): Pool {
   return pool;
 }
 
-/** Runs fn in one transaction; every write inside commits or none does. */
-export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs fn in one transaction; every write inside commits or none does. `firstStatement` runs in
+ * the same round trip as BEGIN (e.g. taking advisory locks).
+ */
+export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>, firstStatement?: string | null): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(firstStatement ? `BEGIN; ${firstStatement}` : 'BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

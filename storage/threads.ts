@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import type { Executor, Pool } from './db.ts';
+import { withTransaction, type Executor, type Pool } from './db.ts';
 import { listAttachmentsOf, listThreadMessages, type AttachmentMeta, type InboxKey, type MessageRow } from './messages.ts';
 import { randomToken } from './ids.ts';
 
@@ -44,20 +44,8 @@ export function lockStatement(locks: bigint[]): string | null {
  * Runs fn in a transaction that holds the locks from its first statement: BEGIN and the locks go
  * in one round trip (a message is stored in a handful of them; each is a cost under load).
  */
-export async function withLocksHeld<T>(pool: Pool, locks: bigint[], fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    const lock = lockStatement(locks);
-    await client.query(lock ? `BEGIN; ${lock}` : 'BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+export function withLocksHeld<T>(pool: Pool, locks: bigint[], fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, fn, lockStatement(locks));
 }
 
 export type ThreadCursor = { last_seq: number; id: string };
