@@ -53,3 +53,9 @@ export const TOOLS: ToolSpec[] = [
 export const NOT_TOOLS: Record<string, string> = {
   streamEvents: 'a long-lived SSE stream; MCP clients use wait_for_email and wait_for_review_event instead',
 };
+
+/** Tools the contract names whose agent-plane verbs this service does not have yet. */
+export const PENDING_TOOLS: Record<string, string> = {
+  get_rules: 'writing rules (GET /v1/rules) are not built yet',
+  list_categories: 'categories (GET /v1/categories) are not built yet',
+};

@@ -86,6 +86,8 @@ function inputOf(doc: Record<string, any>, op: OperationSpec) {
   return { schema: { type: 'object', properties, ...(required.length ? { required } : {}) }, where };
 }
 
+const MANIFEST_SHAPES = ['SendIntent', 'SendAccepted', 'ReviewState', 'ReviewAction', 'Review', 'ReviewFeedback', 'ReviewEventItem', 'ReviewEventList', 'ReviewCursor', 'Problem'];
+
 export async function generate(): Promise<Record<string, string>> {
   const doc = mergeDocument();
   const ops = sdkOperations(doc);
@@ -116,7 +118,21 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     2,
   )};
 `;
-  return { 'schema.ts': schema, 'operations.ts': operations, 'methods.ts': methods, 'inputs.ts': inputs };
+  const manifest = `${HEADER}
+/**
+ * The stable agent-facing Review Loop JSON shapes, as JSON Schema: what a send answers, a review,
+ * its feedback and event items, the ack cursor, and the problem+json of its 409s and 422s.
+ */
+export const REVIEW_LOOP_MANIFEST = ${JSON.stringify(
+    {
+      contract_version: doc.info.version,
+      shapes: Object.fromEntries(MANIFEST_SHAPES.map((name) => [name, toJsonSchema(doc, { $ref: `#/components/schemas/${name}` })])),
+    },
+    null,
+    2,
+  )} as const;
+`;
+  return { 'schema.ts': schema, 'operations.ts': operations, 'methods.ts': methods, 'inputs.ts': inputs, 'manifest.ts': manifest };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -8,3 +8,4 @@ export { OPERATIONS, type OperationId } from './generated/operations.ts';
 export type { components, operations, paths } from './generated/schema.ts';
 export { INPUTS } from './generated/inputs.ts';
 export { checkWebhookSignature, verifyWebhook, type VerifyOptions, type VerifyResult } from './webhooks.ts';
+export { REVIEW_LOOP_MANIFEST } from './generated/manifest.ts';

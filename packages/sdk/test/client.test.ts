@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { AgentInbox, AgentInboxError, CONTRACT_VERSION, OPERATIONS, type OperationId } from '@agent-inbox/sdk';
+import { Ajv } from 'ajv';
+import { AgentInbox, AgentInboxError, CONTRACT_VERSION, OPERATIONS, REVIEW_LOOP_MANIFEST, type OperationId } from '@agent-inbox/sdk';
 import { createTenant, startTestService } from '../../../test/helpers/service.ts';
 import { sendMail } from '../../../test/helpers/mail.ts';
 import { startRelay } from '../../../test/reviews/relay.ts';
@@ -163,6 +164,10 @@ test('the Review Loop through the SDK: send, revise, chat, restamp, cancel, feed
   assert.equal(approve.status, 200, approve.text);
   await waitFor(async () => ((await client.getReview(rr)) as any).state === 'sent', 'review sent');
   assert.ok(Array.isArray(((await client.getReviewFeedback(rr)) as any).data));
+  // What the service answers has the shapes the SDK's manifest publishes.
+  const ajv = new Ajv({ strict: false });
+  const review = await client.getReview(rr);
+  assert.ok(ajv.validate(REVIEW_LOOP_MANIFEST.shapes.Review as object, review), JSON.stringify(ajv.errors));
   const drained: any = await client.listReviewEvents();
   const mine = drained.data.filter((e: any) => e.review_id === rr);
   assert.ok(mine.some((e: any) => e.type === 'review.sent'));
