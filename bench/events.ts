@@ -13,7 +13,7 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
-import { openEmbedded } from '../storage/embedded.ts';
+import { openScratchEmbedded } from '../storage/embedded.ts';
 import { openStream } from '../test/events/sse-client.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -82,10 +82,8 @@ export async function run(argv: string[]): Promise<void> {
   const clients = Number(values.clients);
   const rounds = Number(values.rounds);
 
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-'));
-  // The embedded server may run as its own user (when started as root), which must reach the folder.
-  await fs.chmod(tmp, 0o755);
-  const embedded = process.env.DATABASE_URL ? null : await openEmbedded({ dataDir: path.join(tmp, 'pg'), database: 'bench' });
+  const scratch = process.env.DATABASE_URL ? null : await openScratchEmbedded({ database: 'bench' });
+  const tmp = scratch?.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-')));
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -97,7 +95,7 @@ export async function run(argv: string[]): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_PER_MINUTE: '1000000',
   });
-  const svc = await startService(config, { databaseUrl: process.env.DATABASE_URL ?? embedded!.url });
+  const svc = await startService(config, { databaseUrl: process.env.DATABASE_URL ?? scratch!.url });
   const base = svc.httpUrl!;
   const post = async (p: string, body: unknown, token?: string) => {
     const res = await fetch(base + p, {
@@ -176,6 +174,6 @@ export async function run(argv: string[]): Promise<void> {
   smtp.close();
   receiver.close();
   await svc.stop();
-  await embedded?.stop();
-  await fs.rm(tmp, { recursive: true, force: true });
+  if (scratch) await scratch.close();
+  else await fs.rm(tmp, { recursive: true, force: true });
 }

