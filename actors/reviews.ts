@@ -21,7 +21,7 @@ import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent } from '../storage/review-events.ts';
-import { findReview, insertFeedback, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
+import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { publishEvent } from './events.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 
@@ -107,6 +107,15 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
   const row = ctx.row;
   const context = (ctx.snapshot.context ?? {}) as ReviewContext;
   const ref = { org_id: row.org_id, review_id: row.id };
+  // A reviewer decision or a chat line, kept with who said it.
+  const record = (f: Pick<FeedbackRow, 'kind' | 'author' | 'revision' | 'feedback' | 'message' | 'diff'>) =>
+    insertFeedback(ctx.tx, {
+      ...f,
+      org_id: row.org_id,
+      project_id: row.project_id,
+      review_id: row.id,
+      author_email: (ctx.event as ReviewEventExtra).by_email ?? null,
+    });
   switch (action.type) {
     case 'emitReviewEvent': {
       const { type } = action.params as ReviewActionParams['emitReviewEvent'];
@@ -134,34 +143,13 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       return;
     case 'recordFeedback': {
       const p = action.params as ReviewActionParams['recordFeedback'];
-      await insertFeedback(ctx.tx, {
-        org_id: row.org_id,
-        project_id: row.project_id,
-        review_id: row.id,
-        kind: p.kind,
-        author: p.by,
-        author_email: (ctx.event as ReviewEventExtra).by_email ?? null,
-        revision: p.revision,
-        feedback: p.feedback,
-        message: null,
-        diff: p.diff ?? null,
-      });
+      await record({ kind: p.kind, author: p.by, revision: p.revision, feedback: p.feedback, message: null, diff: p.diff ?? null });
       return;
     }
     case 'recordChat': {
       const p = action.params as ReviewActionParams['recordChat'];
-      await insertFeedback(ctx.tx, {
-        org_id: row.org_id,
-        project_id: row.project_id,
-        review_id: row.id,
-        kind: 'chat',
-        author: p.from === 'composer' ? 'composer' : (p.by ?? 'human'),
-        author_email: (ctx.event as ReviewEventExtra).by_email ?? null,
-        revision: p.revision,
-        feedback: null,
-        message: p.message,
-        diff: null,
-      });
+      const author = p.from === 'composer' ? 'composer' : (p.by ?? 'human');
+      await record({ kind: 'chat', author, revision: p.revision, feedback: null, message: p.message, diff: null });
       return;
     }
     case 'reconcileDelivery':
