@@ -144,7 +144,7 @@ async function deliverLocked(deps: DeliveryDeps, conn: pg.PoolClient, p: { org_i
         raw,
       });
     }
-    // The sender's copy first: it publishes nothing, so no event lock is held while it is filed.
+    // The sender's copy (it publishes nothing: a sent message is not news to its own inbox).
     const [copy] = await ingestMessageIn(tx, deps.queue, {
       raw,
       parsed,

@@ -31,11 +31,9 @@ export type MessageReceivedPayload = {
 
 /**
  * Appends the event and, for an event about an inbox, one delivery per subscribed active webhook,
- * each with its job. Workers are woken when the transaction commits. Publish as the last write of
- * the transaction (see appendEvent).
+ * each with its job. Workers are woken when the transaction commits.
  */
 export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEvent): Promise<EventRow> {
-  // Read before appendEvent takes the org's event lock, which is then held only to the commit.
   const hooks = event.inbox_id && WEBHOOK_EVENT_TYPES.includes(event.type)
     ? await subscribedWebhooks(tx, { org_id: event.org_id, type: event.type, inbox_id: event.inbox_id })
     : [];

@@ -8,7 +8,6 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import {
   findMachine,
   insertMachine,
-  insertTransition,
   listTransitions,
   lockMachine,
   updateMachine,
@@ -58,44 +57,29 @@ function restore(def: MachineKind, row: MachineRow): AnyMachineSnapshot {
   return def.machine.resolveState(row.snapshot as any);
 }
 
-async function commitTransition(
-  tx: pg.ClientBase,
-  queue: Queue,
-  def: MachineKind,
-  row: MachineRow,
-  previous: AnyMachineSnapshot | null,
-  event: EventObject,
-): Promise<Applied> {
-  const from = previous ?? initialTransition(def.machine)[0];
-  const reason = def.reject?.(from, event, row) ?? (from.can(event) ? null : new Problem('conflict', { detail: `${event.type} is not possible now.` }));
-  if (reason) throw reason;
+/** The pure step: the event checked against the snapshot, then the next snapshot and its actions. */
+function step(def: MachineKind, from: AnyMachineSnapshot, event: EventObject, row: MachineRow | null) {
+  const reason = row ? def.reject?.(from, event, row) : null;
+  const refused = reason ?? (from.can(event) ? null : new Problem('conflict', { detail: `${event.type} is not possible now.` }));
+  if (refused) throw refused;
   const [snapshot, actions] = transition(def.machine, from, event);
-  const previousState = previous ? stateName(previous) : null;
-  const state = stateName(snapshot);
-  const persisted = def.machine.getPersistedSnapshot(snapshot);
-  if (previous) {
-    const ok = await updateMachine(tx, { org_id: row.org_id, kind: def.kind, id: row.id, version: row.version, state, machine_version: def.version, snapshot: persisted });
-    if (!ok) throw new Problem('stale', { detail: `${def.kind} ${row.id} changed meanwhile; read it again.` });
-  }
-  const written: MachineRow = { ...row, state, version: previous ? row.version + 1 : row.version, snapshot: persisted, updated_at: new Date() };
-  const performed = actions.map((a) => ({ type: a.type, params: (a as { params?: unknown }).params }));
-  await insertTransition(tx, {
-    org_id: row.org_id,
-    kind: def.kind,
-    id: row.id,
-    version: written.version,
-    event: event as unknown as Record<string, unknown>,
-    from_state: previousState,
-    to_state: state,
-    actions: performed,
-  });
+  return {
+    snapshot,
+    state: stateName(snapshot),
+    persisted: def.machine.getPersistedSnapshot(snapshot),
+    actions: actions.map((a) => ({ type: a.type, params: (a as { params?: unknown }).params })) as MachineAction[],
+  };
+}
+
+/** Performs the transition's actions in the transaction that wrote it. */
+async function perform(tx: pg.ClientBase, queue: Queue, def: MachineKind, applied: Applied, event: EventObject): Promise<Applied> {
   const woken = new Set<string>();
   const ctx: EffectContext = {
     tx,
     queue,
-    row: written,
-    snapshot,
-    previousState,
+    row: applied.row,
+    snapshot: applied.snapshot,
+    previousState: applied.previousState,
     event,
     async enqueue(name, data, options) {
       await queue.send(tx, name, data, options);
@@ -106,27 +90,29 @@ async function commitTransition(
       }
     },
   };
-  for (const action of performed) await def.perform(action, ctx);
-  return { row: written, snapshot, actions: performed, previousState };
+  for (const action of applied.actions) await def.perform(action, ctx);
+  return applied;
 }
 
 /** Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction. */
 export async function createInstanceIn(tx: pg.ClientBase, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
-  const initial = initialTransition(def.machine)[0];
-  const [first] = transition(def.machine, initial, event);
-  const row = await insertMachine(tx, {
-    org_id: ref.org_id,
-    project_id: ref.project_id,
-    kind: def.kind,
-    id: ref.id,
-    inbox_id: ref.inbox_id ?? null,
-    agent_id: ref.agent_id ?? null,
-    state: stateName(first),
-    version: 1,
-    machine_version: def.version,
-    snapshot: def.machine.getPersistedSnapshot(first),
-  });
-  return commitTransition(tx, queue, def, row, null, event);
+  const next = step(def, initialTransition(def.machine)[0], event, null);
+  const row = await insertMachine(
+    tx,
+    {
+      org_id: ref.org_id,
+      project_id: ref.project_id,
+      kind: def.kind,
+      id: ref.id,
+      inbox_id: ref.inbox_id ?? null,
+      agent_id: ref.agent_id ?? null,
+      state: next.state,
+      machine_version: def.version,
+      snapshot: next.persisted,
+    },
+    { event: event as unknown as Record<string, unknown>, from_state: null, to_state: next.state, actions: next.actions },
+  );
+  return perform(tx, queue, def, { row, snapshot: next.snapshot, actions: next.actions, previousState: null }, event);
 }
 
 export function createInstance(pool: Pool, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
@@ -149,7 +135,17 @@ export async function applyEventIn(
   if (target.expectedVersion !== undefined && target.expectedVersion !== row.version) {
     throw new Problem('stale', { detail: `${def.kind} ${row.id} is at version ${row.version}, not ${target.expectedVersion}.` });
   }
-  return commitTransition(tx, queue, def, row, restore(def, row), event);
+  const previous = restore(def, row);
+  const next = step(def, previous, event, row);
+  const previousState = stateName(previous);
+  const written = await updateMachine(
+    tx,
+    { org_id: row.org_id, kind: def.kind, id: row.id, version: row.version, state: next.state, machine_version: def.version, snapshot: next.persisted },
+    { event: event as unknown as Record<string, unknown>, from_state: previousState, to_state: next.state, actions: next.actions },
+  );
+  if (!written) throw new Problem('stale', { detail: `${def.kind} ${row.id} changed meanwhile; read it again.` });
+  const updated: MachineRow = { ...row, state: next.state, version: row.version + 1, snapshot: next.persisted, updated_at: new Date() };
+  return perform(tx, queue, def, { row: updated, snapshot: next.snapshot, actions: next.actions, previousState }, event);
 }
 
 export function applyEvent(

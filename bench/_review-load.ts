@@ -1,6 +1,6 @@
 // Send load for the review bench, in its own process so the client does not share the API's event
 // loop: one concurrent loop per agent, each posting sends with an intent until `count` are done.
-// Prints one JSON line: {accepted, refused, seconds, rate, firstError}.
+// Prints one JSON line: {accepted, refused, seconds, rate, firstError, loadMs}.
 import http from 'node:http';
 
 type Args = { bases: string[]; agents: Array<{ key: string; inbox: string }>; count: number };
@@ -35,7 +35,8 @@ async function main(args: Args): Promise<void> {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(JSON.stringify({ accepted, refused, seconds, rate: accepted / seconds, firstError }));
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ accepted, refused, seconds, rate: accepted / seconds, firstError, loadMs: (cpu.user + cpu.system) / 1000 }));
 }
 
 function post(agent: http.Agent, url: URL, path: string, key: string, body: unknown): Promise<{ status: number; body: string }> {

@@ -21,6 +21,7 @@ import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
 import { openScratchEmbedded } from '../storage/embedded.ts';
+import { cpuPerUnit, withCpu } from './_cpu.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -143,14 +144,23 @@ export async function run(argv: string[]): Promise<void> {
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(here, '_review-load.ts'), JSON.stringify({ bases, agents, count })], {
         maxBuffer: 1 << 20,
       });
-      return JSON.parse(stdout.trim().split('\n').pop()!) as { accepted: number; refused: number; seconds: number; rate: number; firstError: string | null };
+      return JSON.parse(stdout.trim().split('\n').pop()!) as {
+        accepted: number;
+        refused: number;
+        seconds: number;
+        rate: number;
+        firstError: string | null;
+        loadMs: number;
+      };
     };
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
-    const result = await load(sends);
+    const pidFile = scratch ? path.join(scratch.dir, 'postgres', 'postmaster.pid') : null;
+    const result = await withCpu(pidFile, () => load(sends));
     console.log(
       `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
         ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${result.rate.toFixed(0)} sends/s`,
     );
+    console.log(`  CPU per send: ${cpuPerUnit(result, result.accepted + result.refused, 'load generator')}${apiProcesses > 1 ? ' (service: this process only)' : ''}`);
     if (result.refused) console.log(`  refused: ${result.refused} (first: ${result.firstError})`);
 
     const { rows } = await svc.services.db.query<{ id: string }>(

@@ -1,22 +1,35 @@
 // The live event stream (server-sent events). Every stream of a process wakes on the one LISTEN
-// connection; on a wake it reads the log after the last id it sent, so order and the absence of
-// duplicates come from the table, not from notifications. Streams reading the same slice of the
-// log from the same id share one query, so an event reaches a thousand streams with one read.
+// connection; on a wake it reads the log after the position of the last event it sent, so order
+// and the absence of duplicates come from the table, not from notifications. Streams reading the
+// same slice of the log from the same position share one query, so an event reaches a thousand
+// streams with one read.
 import type http from 'node:http';
 import { canSeeEvent, parseTypeFilter } from '../machines/policy/event-scope.ts';
 import type { Scope } from '../machines/policy/inbox-scope.ts';
-import { EVENTS_CHANNEL, eventSequence, eventsAfter, lastEventId, publicEventId, type ScopedEventRow } from '../storage/events.ts';
+import {
+  EVENTS_CHANNEL,
+  eventSequence,
+  eventsAfter,
+  newestEventPosition,
+  positionOfEvent,
+  publicEventId,
+  type EventPosition,
+} from '../storage/events.ts';
 import type { ApiContext, Services } from './context.ts';
 import { badRequest } from './errors.ts';
 import { presentEvent } from './present/events.ts';
 
 const PAGE = 500;
+// How soon a stream reads again when committed events wait behind a transaction still running
+// (which may never publish, and so never wake it).
+const HELD_RETRY_MS = 20;
 
 type Stream = {
   scope: Scope;
   types: Set<string> | null;
-  cursor: number;
+  cursor: EventPosition;
   out: http.ServerResponse;
+  retry: NodeJS.Timeout | null;
   pumping: boolean;
   again: boolean;
   closed: boolean;
@@ -27,17 +40,24 @@ export type EventFeed = {
   open(ctx: ApiContext, request: { scope: Scope; types?: string; lastEventId?: string }): Promise<void>;
 };
 
+/** Log order: by writing transaction, then id (see EventPosition). */
+function isAfter(row: { tx: string; id: number }, cursor: EventPosition): boolean {
+  const a = BigInt(row.tx);
+  const b = BigInt(cursor.tx);
+  return a > b || (a === b && row.id > cursor.id);
+}
+
 export function createEventFeed(s: Services): EventFeed {
   const streams = new Set<Stream>();
-  const reads = new Map<string, Promise<ScopedEventRow[]>>();
+  const reads = new Map<string, ReturnType<typeof eventsAfter>>();
   let heartbeat: NodeJS.Timeout | null = null;
 
-  /** One query for every stream reading the same slice from the same id at the same moment. */
-  const readAfter = (scope: Scope, cursor: number): Promise<ScopedEventRow[]> => {
-    const key = `${scope.org_id}|${scope.project_id ?? '*'}|${cursor}`;
+  /** One query for every stream reading the same slice from the same position at the same moment. */
+  const readAfter = (scope: Scope, cursor: EventPosition): ReturnType<typeof eventsAfter> => {
+    const key = `${scope.org_id}|${scope.project_id ?? '*'}|${cursor.tx}|${cursor.id}`;
     const shared = reads.get(key);
     if (shared) return shared;
-    const read: Promise<ScopedEventRow[]> = eventsAfter(s.db, scope.org_id, scope.project_id, cursor, PAGE).finally(() => {
+    const read = eventsAfter(s.db, scope.org_id, scope.project_id, cursor, PAGE).finally(() => {
       if (reads.get(key) === read) reads.delete(key);
     });
     reads.set(key, read);
@@ -66,13 +86,20 @@ export function createEventFeed(s: Services): EventFeed {
     try {
       for (;;) {
         st.again = false;
-        const rows = await readAfter(st.scope, st.cursor);
+        const { rows, held } = await readAfter(st.scope, st.cursor);
         for (const row of rows) {
           if (st.closed) return;
-          if (row.id <= st.cursor) continue;
-          st.cursor = row.id;
+          if (!isAfter(row, st.cursor)) continue;
+          st.cursor = { tx: row.tx, id: row.id };
           if (!canSeeEvent(st.scope, row) || (st.types && !st.types.has(row.type))) continue;
           await write(st, `id: ${publicEventId(row.id)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row))}\n\n`);
+        }
+        if (held && !st.retry && !st.closed) {
+          st.retry = setTimeout(() => {
+            st.retry = null;
+            reads.clear();
+            void pump(st);
+          }, HELD_RETRY_MS);
         }
         if (rows.length < PAGE && !st.again) return;
       }
@@ -114,6 +141,7 @@ export function createEventFeed(s: Services): EventFeed {
 
   const close = (st: Stream) => {
     st.closed = true;
+    if (st.retry) clearTimeout(st.retry);
     streams.delete(st);
     st.out.end();
     if (streams.size === 0 && heartbeat) {
@@ -131,12 +159,14 @@ export function createEventFeed(s: Services): EventFeed {
         after = eventSequence(request.lastEventId);
         if (after === null) throw badRequest('last_event_id', 'Last-Event-ID must be an event id such as evt_123.', 'invalid_format');
       }
+      const org = request.scope.org_id;
       await s.listener.ready();
       const st: Stream = {
         scope: request.scope,
         types: filter.types,
-        cursor: after ?? (await lastEventId(s.db, request.scope.org_id)),
+        cursor: after === null ? await newestEventPosition(s.db, org) : await positionOfEvent(s.db, org, after),
         out: ctx.res,
+        retry: null,
         pumping: false,
         again: false,
         closed: false,

@@ -31,12 +31,13 @@ export async function insertApiKey(db: Executor, k: Omit<ApiKeyRow, 'revoked_at'
 
 /** Looked up by id alone: the credential itself names the tenant. */
 export async function findApiKeyForAuth(db: Executor, id: string): Promise<ApiKeyWithAgent | null> {
-  const { rows } = await db.query<ApiKeyWithAgent>(
-    `SELECT k.*, a.status AS agent_status
-       FROM api_keys k JOIN agents a ON a.org_id = k.org_id AND a.id = k.agent_id
-      WHERE k.id = $1`,
-    [id],
-  );
+  const { rows } = await db.query<ApiKeyWithAgent>({
+    name: 'api-keys-for-auth',
+    text: `SELECT k.*, a.status AS agent_status
+             FROM api_keys k JOIN agents a ON a.org_id = k.org_id AND a.id = k.agent_id
+            WHERE k.id = $1`,
+    values: [id],
+  });
   return rows[0] ?? null;
 }
 

@@ -26,55 +26,84 @@ export function eventSequence(value: string): number | null {
 
 /**
  * Appends an event inside the caller's transaction. The NOTIFY is delivered when that
- * transaction commits, so listeners never see an event that was rolled back.
- *
- * Within an org, ids are taken in commit order: the transaction holds the org's event lock from
- * here to its commit. Without it a transaction could take id 5, commit after another took and
- * committed id 6, and a stream that had already sent 6 would resume past 5 and never send it.
- * So publish an event as the last write of its transaction, to hold the lock briefly.
+ * transaction commits, so listeners never see an event that was rolled back. Readers order the
+ * log by position (see EventPosition), so concurrent writers need no lock.
  */
 export async function appendEvent(tx: Executor, e: NewEvent): Promise<EventRow> {
-  // One statement: the lock is taken before the row's id is drawn, and the lock is held for one
-  // round trip less (under load from one org, its hold time bounds the org's event rate).
   const { rows } = await tx.query<EventRow & { notified: boolean }>({
     name: 'events-append',
     text: `WITH ins AS (
              INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
-             SELECT $1, $2, $3, $4, $5, $6 FROM (SELECT pg_advisory_xact_lock(hashtextextended($7, 0))) AS locked
-             RETURNING *)
-           SELECT ins.*, pg_notify($8, json_build_object('id', ins.id, 'org_id', ins.org_id, 'project_id', ins.project_id,
+             VALUES ($1, $2, $3, $4, $5, $6)
+             RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at)
+           SELECT ins.*, pg_notify($7, json_build_object('id', ins.id, 'org_id', ins.org_id, 'project_id', ins.project_id,
                                                          'inbox_id', ins.inbox_id, 'type', ins.type)::text) IS NULL AS notified
              FROM ins`,
-    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload),
-      `${EVENTS_CHANNEL}:${e.org_id}`, EVENTS_CHANNEL],
+    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload), EVENTS_CHANNEL],
   });
   const { notified: _, ...row } = rows[0]!;
   return row;
 }
 
-/** An event with the agent owning its inbox, so a key's reach can be decided without another read. */
-export type ScopedEventRow = EventRow & { inbox_agent_id: string | null };
+/**
+ * Where an event stands in the log: its writing transaction's id (xid8, as text), then its id.
+ * Ids alone are not in commit order: a transaction can draw id 5 and commit after another drew
+ * and committed id 6. The log is read only up to the oldest transaction still running, so no
+ * event can later appear before a position already read.
+ */
+export type EventPosition = { tx: string; id: number };
 
-/** Events of an org (or one of its projects) after `afterId`, oldest first. */
+export const LOG_START: EventPosition = { tx: '0', id: 0 };
+
+/** An event with the agent owning its inbox, so a key's reach can be decided without another read. */
+export type ScopedEventRow = EventRow & { tx: string; inbox_agent_id: string | null };
+
+/**
+ * Events of an org (or one of its projects) after `after`, in log order. `held` is true when
+ * committed events follow that cannot be read yet because an older transaction is still running;
+ * read again shortly.
+ */
 export async function eventsAfter(
   db: Executor,
   orgId: string,
   projectId: string | null,
-  afterId: number,
+  after: EventPosition,
   limit: number,
-): Promise<ScopedEventRow[]> {
-  const { rows } = await db.query<ScopedEventRow>(
-    `SELECT e.*, i.agent_id AS inbox_agent_id
-       FROM events e LEFT JOIN inboxes i ON i.org_id = e.org_id AND i.id = e.inbox_id
-      WHERE e.org_id = $1 AND ($2::text IS NULL OR e.project_id = $2) AND e.id > $3
-      ORDER BY e.id LIMIT $4`,
-    [orgId, projectId, afterId, limit],
-  );
-  return rows;
+): Promise<{ rows: ScopedEventRow[]; held: boolean }> {
+  const { rows } = await db.query<ScopedEventRow & { settled: boolean }>({
+    name: 'events-after',
+    text: `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
+           SELECT e.id, e.org_id, e.project_id, e.inbox_id, e.agent_id, e.type, e.payload, e.created_at, e.tx::text AS tx,
+                  i.agent_id AS inbox_agent_id, e.tx < horizon.xmin AS settled
+             FROM horizon, events e LEFT JOIN inboxes i ON i.org_id = e.org_id AND i.id = e.inbox_id
+            WHERE e.org_id = $1 AND ($2::text IS NULL OR e.project_id = $2) AND (e.tx, e.id) > ($3::xid8, $4::bigint)
+            ORDER BY e.tx, e.id LIMIT $5`,
+    values: [orgId, projectId, after.tx, after.id, limit],
+  });
+  const open = rows.findIndex((r) => !r.settled);
+  const readable = open < 0 ? rows : rows.slice(0, open);
+  return { rows: readable.map(({ settled: _, ...row }) => row), held: open >= 0 };
 }
 
-/** The newest event id of an org, 0 when it has none: where a stream without a resume id starts. */
-export async function lastEventId(db: Executor, orgId: string): Promise<number> {
-  const { rows } = await db.query<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE org_id = $1', [orgId]);
-  return rows[0]?.id ?? 0;
+/** The position of the newest readable event of an org: where a stream without a resume id starts. */
+export async function newestEventPosition(db: Executor, orgId: string): Promise<EventPosition> {
+  const { rows } = await db.query<EventPosition>(
+    `SELECT tx::text AS tx, id FROM events
+      WHERE org_id = $1 AND tx < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY tx DESC, id DESC LIMIT 1`,
+    [orgId],
+  );
+  return rows[0] ?? LOG_START;
+}
+
+/**
+ * The position of the event a client last received, to resume after it. An id the org does not
+ * have (pruned, or never its own) resumes after the nearest older event, or from the start.
+ */
+export async function positionOfEvent(db: Executor, orgId: string, id: number): Promise<EventPosition> {
+  const { rows } = await db.query<EventPosition>(
+    'SELECT tx::text AS tx, id FROM events WHERE org_id = $1 AND id <= $2 ORDER BY id DESC LIMIT 1',
+    [orgId, id],
+  );
+  return rows[0] ?? LOG_START;
 }

@@ -43,10 +43,11 @@ const scopeValues = (s: InboxScope) => [s.org_id, s.project_id, s.agent_id, s.in
 /** The inbox with this id, or this address (the alias), inside the scope; null when outside it. */
 export async function findInboxInScope(db: Executor, scope: InboxScope, idOrAddress: string): Promise<InboxWithPolicy | null> {
   const byAddress = idOrAddress.includes('@');
-  const { rows } = await db.query<InboxWithPolicy>(
-    `${WITH_POLICY} WHERE ${scopeFilter(1)} AND ${byAddress ? 'i.address = lower($5)' : 'i.id = $5'}`,
-    [...scopeValues(scope), idOrAddress],
-  );
+  const { rows } = await db.query<InboxWithPolicy>({
+    name: byAddress ? 'inboxes-in-scope-by-address' : 'inboxes-in-scope-by-id',
+    text: `${WITH_POLICY} WHERE ${scopeFilter(1)} AND ${byAddress ? 'i.address = lower($5)' : 'i.id = $5'}`,
+    values: [...scopeValues(scope), idOrAddress],
+  });
   return rows[0] ?? null;
 }
 

@@ -25,7 +25,11 @@ export type TransitionRow = {
 };
 
 export async function lockMachine(db: Executor, kind: string, id: string): Promise<MachineRow | null> {
-  const { rows } = await db.query<MachineRow>('SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE', [kind, id]);
+  const { rows } = await db.query<MachineRow>({
+    name: 'machines-lock',
+    text: 'SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE',
+    values: [kind, id],
+  });
   return rows[0] ?? null;
 }
 
@@ -34,40 +38,53 @@ export async function findMachine(db: Executor, orgId: string, kind: string, id:
   return rows[0] ?? null;
 }
 
+/** The record of one applied event, written with the snapshot it produced. */
+export type NewTransition = Omit<TransitionRow, 'created_at' | 'version'>;
+
+const transitionValues = (t: NewTransition) => [JSON.stringify(t.event), t.from_state, t.to_state, JSON.stringify(t.actions)];
+
+/** A new instance at version 1 and its first transition, in one statement. */
 export async function insertMachine(
   db: Executor,
-  m: Omit<MachineRow, 'created_at' | 'updated_at'>,
+  m: Omit<MachineRow, 'created_at' | 'updated_at' | 'version'>,
+  t: NewTransition,
 ): Promise<MachineRow> {
-  const { rows } = await db.query<MachineRow>(
-    `INSERT INTO machine_instances (org_id, project_id, kind, id, inbox_id, agent_id, state, version, machine_version, snapshot)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-    [m.org_id, m.project_id, m.kind, m.id, m.inbox_id, m.agent_id, m.state, m.version, m.machine_version, JSON.stringify(m.snapshot)],
-  );
+  const { rows } = await db.query<MachineRow>({
+    name: 'machines-insert',
+    text: `WITH m AS (
+             INSERT INTO machine_instances (org_id, project_id, kind, id, inbox_id, agent_id, state, version, machine_version, snapshot)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9) RETURNING *),
+           t AS (
+             INSERT INTO machine_transitions (org_id, kind, id, version, event, from_state, to_state, actions)
+             SELECT m.org_id, m.kind, m.id, m.version, $10, $11, $12, $13 FROM m)
+           SELECT * FROM m`,
+    values: [m.org_id, m.project_id, m.kind, m.id, m.inbox_id, m.agent_id, m.state, m.machine_version, JSON.stringify(m.snapshot), ...transitionValues(t)],
+  });
   return rows[0]!;
 }
 
-/** Writes the next snapshot only if the row is still at `version`; false when someone else moved it. */
+/**
+ * Writes the next snapshot and its transition only if the row is still at `version`; false when
+ * someone else moved it (and nothing is written).
+ */
 export async function updateMachine(
   db: Executor,
   m: { org_id: string; kind: string; id: string; version: number; state: string; machine_version: number; snapshot: unknown },
+  t: NewTransition,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE machine_instances SET state = $5, version = version + 1, machine_version = $6, snapshot = $7, updated_at = now()
-      WHERE org_id = $1 AND kind = $2 AND id = $3 AND version = $4`,
-    [m.org_id, m.kind, m.id, m.version, m.state, m.machine_version, JSON.stringify(m.snapshot)],
-  );
+  const { rowCount } = await db.query({
+    name: 'machines-update',
+    text: `WITH m AS (
+             UPDATE machine_instances SET state = $5, version = version + 1, machine_version = $6, snapshot = $7, updated_at = now()
+              WHERE org_id = $1 AND kind = $2 AND id = $3 AND version = $4
+             RETURNING org_id, kind, id, version),
+           t AS (
+             INSERT INTO machine_transitions (org_id, kind, id, version, event, from_state, to_state, actions)
+             SELECT m.org_id, m.kind, m.id, m.version, $8, $9, $10, $11 FROM m)
+           SELECT 1 FROM m`,
+    values: [m.org_id, m.kind, m.id, m.version, m.state, m.machine_version, JSON.stringify(m.snapshot), ...transitionValues(t)],
+  });
   return rowCount === 1;
-}
-
-export async function insertTransition(
-  db: Executor,
-  t: { org_id: string; kind: string; id: string } & Omit<TransitionRow, 'created_at'>,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO machine_transitions (org_id, kind, id, version, event, from_state, to_state, actions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [t.org_id, t.kind, t.id, t.version, JSON.stringify(t.event), t.from_state, t.to_state, JSON.stringify(t.actions)],
-  );
 }
 
 export async function listTransitions(db: Executor, orgId: string, kind: string, id: string): Promise<TransitionRow[]> {

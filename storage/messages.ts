@@ -172,7 +172,10 @@ export async function insertMessage(
     values: [m.org_id, m.project_id, m.inbox_id, m.id, place.new_thread_id, m.direction, m.folder, m.seen,
       m.from_name, m.from_email, JSON.stringify(m.to_addrs), JSON.stringify(m.cc_addrs), JSON.stringify(m.reply_to),
       m.raw_from, m.raw_to, m.subject, m.date, m.date_header, m.message_id, m.in_reply_to, m.references,
-      m.text, m.html, m.extracted_text, m.extracted_html, m.search_addresses, m.size,
+      // An extracted body equal to its source is stored as NULL (read back through coalesce):
+      // most mail has no quoted history, and each stored copy is compressed again.
+      m.text, m.html, m.extracted_text === m.text ? null : m.extracted_text, m.extracted_html === m.html ? null : m.extracted_html,
+      m.search_addresses, m.size,
       m.parse_error, m.envelope_from, m.review_id, m.raw, place.participants,
       a.map((x) => x.id), a.map((x) => x.part_index), a.map((x) => x.filename), a.map((x) => x.content_type),
       a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), a.map((x) => x.content),
@@ -197,7 +200,8 @@ const SUMMARY_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thre
 
 const FULL_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_id, m.direction, m.folder, m.seen,
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
-  m.message_id, m.in_reply_to, m."references", m.text, m.html, m.extracted_text, m.extracted_html, m.size,
+  m.message_id, m.in_reply_to, m."references", m.text, m.html,
+  coalesce(m.extracted_text, m.text) AS extracted_text, coalesce(m.extracted_html, m.html) AS extracted_html, m.size,
   m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.received_at`;
 
 export async function findMessage(db: Executor, at: InboxKey, id: string): Promise<MessageRow | null> {

@@ -7,8 +7,9 @@ export type WindowCounts = { current: number; previous: number; elapsed: number 
  * API process agrees) and returns it with the previous window's count and the seconds elapsed.
  */
 export async function hitRateWindow(db: Executor, keyId: string): Promise<WindowCounts> {
-  const { rows } = await db.query<WindowCounts>(
-    `WITH now AS (SELECT extract(epoch FROM clock_timestamp()) AS t),
+  const { rows } = await db.query<WindowCounts>({
+    name: 'rate-limit-hit',
+    text: `WITH now AS (SELECT extract(epoch FROM clock_timestamp()) AS t),
           win AS (SELECT floor(t / 60)::bigint AS w, t - floor(t / 60) * 60 AS elapsed FROM now),
           hit AS (
             INSERT INTO rate_limit_windows (key_id, window_start, hits)
@@ -18,8 +19,8 @@ export async function hitRateWindow(db: Executor, keyId: string): Promise<Window
      SELECT (SELECT hits FROM hit) AS current,
             coalesce((SELECT hits FROM rate_limit_windows r, win WHERE r.key_id = $1 AND r.window_start = win.w - 1), 0) AS previous,
             (SELECT elapsed FROM win)::float8 AS elapsed`,
-    [keyId],
-  );
+    values: [keyId],
+  });
   return rows[0]!;
 }
 

@@ -130,14 +130,15 @@ export async function subscribedWebhooks(
   db: Executor,
   e: { org_id: string; type: string; inbox_id: string },
 ): Promise<Array<Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>>> {
-  const { rows } = await db.query<Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>>(
-    `SELECT w.org_id, w.project_id, w.id
-       FROM webhooks w
-      WHERE w.org_id = $1 AND w.active AND $2 = ANY (w.events)
-        AND (w.inbox_id = $3
-             OR (w.inbox_id IS NULL AND w.agent_id = (SELECT agent_id FROM inboxes WHERE org_id = $1 AND id = $3)))`,
-    [e.org_id, e.type, e.inbox_id],
-  );
+  const { rows } = await db.query<Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>>({
+    name: 'webhooks-subscribed',
+    text: `SELECT w.org_id, w.project_id, w.id
+             FROM webhooks w
+            WHERE w.org_id = $1 AND w.active AND $2 = ANY (w.events)
+              AND (w.inbox_id = $3
+                   OR (w.inbox_id IS NULL AND w.agent_id = (SELECT agent_id FROM inboxes WHERE org_id = $1 AND id = $3)))`,
+    values: [e.org_id, e.type, e.inbox_id],
+  });
   return rows;
 }
 

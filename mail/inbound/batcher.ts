@@ -1,7 +1,7 @@
 // Group commit for inbound mail. A message is stored at once when a storing slot is free; while
 // every slot is busy, the messages that arrive wait and are then stored together in one
-// transaction. Under load each message then costs a share of one BEGIN, one COMMIT and one hold
-// of the org's event lock instead of its own; when idle nothing waits. Each sender still gets
+// transaction. Under load each message then costs a share of one BEGIN and one COMMIT instead of
+// its own; when idle nothing waits. Each sender still gets
 // its 250 only once its own message is committed. When a batch fails, its messages are retried
 // one by one, so one message that cannot be stored never takes others down with it.
 import { ingestMessage, ingestMessages, type IngestInput, type IngestServices, type StoredMessage } from './ingest.ts';

@@ -70,7 +70,7 @@ function locksOf(prepared: Prepared[]): bigint[] {
   return [...new Set(locks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Stores every copy, then publishes their events: last, and in org order, since publishing holds the org's event lock until commit. */
+/** Stores every copy, then publishes their events. */
 async function storeAll(tx: pg.PoolClient, queue: Queue, prepared: Prepared[]): Promise<StoredMessage[][]> {
   const stored: StoredMessage[][] = [];
   for (const m of prepared) {
@@ -80,7 +80,6 @@ async function storeAll(tx: pg.PoolClient, queue: Queue, prepared: Prepared[]): 
   }
   // A copy filed by the sender (outbound) is not news to anyone.
   const events = prepared.flatMap((m, i) => (m.input.direction === 'outbound' ? [] : stored[i]!.map((copy) => receivedEvent(copy, m.parsed, m.views))));
-  events.sort((a, b) => (a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : 0));
   for (const event of events) await publishEvent(tx, queue, event);
   return stored;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { publishEvent } from '../../actors/events.ts';
 import { addInbox, publish, receiveMessage } from './helpers.ts';
 import { openStream, type SseClient } from './sse-client.ts';
 
@@ -21,6 +22,12 @@ async function stream(key: string, path = '/v1/events/stream', headers: Record<s
   const s = await openStream(svc.url, path, { token: key, headers });
   streams.push(s);
   return s;
+}
+
+/** The public ids in the log's order: by writing transaction, then id. */
+async function logOrder(ids: number[]): Promise<string[]> {
+  const { rows } = await svc.services.db.query<{ id: number }>('SELECT id FROM events WHERE id = ANY($1::bigint[]) ORDER BY tx, id', [ids]);
+  return rows.map((r) => `evt_${r.id}`);
 }
 
 const reviewEvent = (t: Tenant, agentId: string, inboxId: string | null, n: number) =>
@@ -68,7 +75,7 @@ describe('the event stream', () => {
     await resumed.waitForEvents(5);
     const ids = resumed.events.map((e) => e.id);
     assert.equal(new Set(ids).size, ids.length, 'no event twice');
-    assert.deepEqual([...ids].sort((x, y) => Number(x!.slice(4)) - Number(y!.slice(4))), ids, 'in order');
+    assert.deepEqual(await logOrder(ids.map((id) => Number(id!.slice(4)))), ids, 'in log order');
     resumed.close();
   });
 
@@ -159,13 +166,55 @@ describe('the event stream', () => {
     const there = await openStream(second.url, '/v1/events/stream', { token: agent.agentKey });
     streams.push(there);
     const published = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? receiveMessage(svc, inbox) : reviewEvent(tenant, agent.agentId, inbox.id, 100 + i))));
-    const expected = published.map((r) => r.id).sort((x, y) => x - y).map((id) => `evt_${id}`);
+    const expected = await logOrder(published.map((r) => r.id));
     for (const c of [here, there]) {
       await c.waitForEvents(40);
       assert.deepEqual(c.events.map((e) => e.id), expected);
     }
     here.close();
     there.close();
+  });
+
+  test('an event whose transaction commits after a newer one is still sent, and first', async () => {
+    const s = await stream(agent.agentKey);
+    const slow = await svc.services.db.connect();
+    try {
+      await slow.query('BEGIN');
+      const early = await publishEvent(slow, svc.services.queue, { org_id: tenant.orgId, project_id: tenant.projectId, inbox_id: inbox.id, agent_id: agent.agentId, type: 'review.sent', payload: { review_id: 'rr_early' } });
+      const late = await reviewEvent(tenant, agent.agentId, inbox.id, 7);
+      assert.ok(late.id > early.id);
+      // The newer event is committed, but a stream that sent it now could never send the older one.
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(s.events.length, 0, 'nothing is sent while an older transaction is still open');
+      await slow.query('COMMIT');
+      const got = await s.waitForEvents(2);
+      assert.deepEqual(got.map((e) => e.id), [`evt_${early.id}`, `evt_${late.id}`]);
+      const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': `evt_${early.id}` });
+      const [next] = await resumed.waitForEvents(1);
+      assert.equal(next!.id, `evt_${late.id}`);
+      resumed.close();
+    } finally {
+      slow.release();
+      s.close();
+    }
+  });
+
+  test('events held back by a transaction that publishes nothing arrive once it ends', async () => {
+    const s = await stream(agent.agentKey);
+    const other = await svc.services.db.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()'); // a running transaction with an id, as any writer has
+      const held = await reviewEvent(tenant, agent.agentId, inbox.id, 8);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(s.events.length, 0);
+      await other.query('ROLLBACK');
+      const [ev] = await s.waitForEvents(1);
+      assert.equal(ev!.id, `evt_${held.id}`);
+    } finally {
+      other.release();
+      s.close();
+    }
   });
 
   test('many open streams share one LISTEN connection, and all get the event', async () => {

@@ -1,0 +1,50 @@
+// CPU spent while a load runs, split by who spent it: this process (the service), the embedded
+// PostgreSQL's processes (Linux /proc; null elsewhere or for an external DATABASE_URL) and the
+// load generator, which reports its own.
+import fs from 'node:fs/promises';
+
+export type CpuSplit = { serviceMs: number; postgresMs: number | null };
+
+/** Runs fn and returns its result with the CPU milliseconds this process and PostgreSQL used meanwhile. */
+export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Promise<T>): Promise<T & CpuSplit> {
+  const before = process.cpuUsage();
+  const pgBefore = await postgresCpuMs(postmasterPidFile);
+  const result = await fn();
+  const used = process.cpuUsage(before);
+  const pgAfter = await postgresCpuMs(postmasterPidFile);
+  return {
+    ...result,
+    serviceMs: (used.user + used.system) / 1000,
+    postgresMs: pgBefore !== null && pgAfter !== null ? pgAfter - pgBefore : null,
+  };
+}
+
+/** "service 1.90 ms, PostgreSQL 2.70 ms" a unit of work. */
+export function cpuPerUnit(split: CpuSplit & { loadMs?: number }, units: number, loadName = 'load'): string {
+  const per = (total: number) => `${(total / units).toFixed(2)} ms`;
+  return [
+    split.loadMs !== undefined ? `${loadName} ${per(split.loadMs)}` : null,
+    `service ${per(split.serviceMs)}`,
+    split.postgresMs !== null ? `PostgreSQL ${per(split.postgresMs)}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** CPU milliseconds used so far by the postmaster named in the pid file and its children. */
+async function postgresCpuMs(pidFile: string | null): Promise<number | null> {
+  if (!pidFile || process.platform !== 'linux') return null;
+  try {
+    const postmaster = (await fs.readFile(pidFile, 'utf8')).split('\n')[0]!.trim();
+    let ticks = 0;
+    for (const entry of await fs.readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (entry === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / 100; // clock ticks (USER_HZ, 100 on Linux) to ms
+  } catch {
+    return null;
+  }
+}
