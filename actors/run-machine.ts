@@ -14,7 +14,7 @@ import {
   type MachineRow,
   type TransitionRow,
 } from '../storage/machines.ts';
-import { JOB_WAKE_CHANNEL, type Queue } from '../service/queue.ts';
+import type { Queue } from '../service/queue.ts';
 import { Problem, notFound } from '../http/errors.ts';
 
 export type MachineAction = { type: string; params?: unknown };
@@ -86,7 +86,7 @@ async function perform(tx: pg.ClientBase, queue: Queue, def: MachineKind, applie
       if (!woken.has(name) && !(options && 'startAfter' in options)) {
         woken.add(name);
         // Delivered on commit only: workers fetch the job at once instead of at their next poll.
-        await tx.query('SELECT pg_notify($1, $2)', [JOB_WAKE_CHANNEL, name]);
+        await queue.wake(tx, name);
       }
     },
   };

@@ -2,6 +2,7 @@
 // transaction, so a job exists exactly when the change that asked for it committed.
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
+import { notifyOnCommit } from '../storage/db.ts';
 import type { Logger } from './logger.ts';
 
 export const JOB_WAKE_CHANNEL = 'agent_inbox_jobs';
@@ -11,7 +12,7 @@ export type Queue = {
   started(): boolean;
   /** Enqueues inside `tx`; the job is visible only once tx commits. */
   send(tx: pg.ClientBase, name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
-  /** Asks every worker process to fetch `name` now rather than at its next poll (call after commit). */
+  /** Asks every worker process to fetch `name` now rather than at its next poll (inside a transaction: once it commits). */
   wake(db: pg.Pool | pg.ClientBase, name: string): Promise<void>;
   stop(): Promise<void>;
 };
@@ -31,9 +32,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     started: () => running,
     send: (tx, name, data, options = {}) =>
       boss.send(name, data, { ...options, db: { executeSql: (text, values) => tx.query(text, values) } }),
-    wake: async (db, name) => {
-      await db.query('SELECT pg_notify($1, $2)', [JOB_WAKE_CHANNEL, name]);
-    },
+    wake: (db, name) => notifyOnCommit(db, JOB_WAKE_CHANNEL, name),
     stop: async () => {
       running = false;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });

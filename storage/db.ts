@@ -14,23 +14,53 @@ export function createPool(url: string, log: Logger, max = 20): Pool {
   return pool;
 }
 
+// NOTIFYs asked for inside a withTransaction, sent right after its COMMIT in the same round trip.
+const pendingNotifications = new WeakMap<pg.ClientBase, Array<[channel: string, payload: string]>>();
+
+/**
+ * Notifies `channel` once the transaction commits (never when it rolls back). Inside
+ * withTransaction the NOTIFY runs after the COMMIT, in its own statement: a NOTIFY inside the
+ * transaction would hold PostgreSQL's cluster-wide notification lock through the commit's WAL
+ * flush, one committing transaction at a time. Elsewhere it is an ordinary NOTIFY in `tx`.
+ */
+export async function notifyOnCommit(tx: Executor, channel: string, payload: string): Promise<void> {
+  if (Buffer.byteLength(payload) >= 8000) throw new Error(`a NOTIFY payload must be under 8000 bytes (${channel})`);
+  const pending = pendingNotifications.get(tx as pg.ClientBase);
+  if (pending) pending.push([channel, payload]);
+  else await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
+}
+
 /**
  * Runs fn in one transaction; every write inside commits or none does. `firstStatement` runs in
  * the same round trip as BEGIN (e.g. taking advisory locks).
  */
 export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>, firstStatement?: string | null): Promise<T> {
   const client = await pool.connect();
+  const notifications: Array<[string, string]> = [];
+  pendingNotifications.set(client, notifications);
   try {
     await client.query(firstStatement ? `BEGIN; ${firstStatement}` : 'BEGIN');
     const result = await fn(client);
-    await client.query('COMMIT');
+    pendingNotifications.delete(client);
+    await client.query(commitText(client, notifications)).catch((err: { file?: string }) => {
+      // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
+      // wake-up is lost; listeners see the change at their next read (heartbeat, poll, deadline).
+      if (err.file !== 'async.c') throw err;
+    });
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    pendingNotifications.delete(client);
     client.release();
   }
+}
+
+/** COMMIT, then the notifications (each once), in one simple-protocol round trip. */
+function commitText(client: pg.ClientBase, notifications: Array<[string, string]>): string {
+  const unique = [...new Set(notifications.map(([c, p]) => `${client.escapeLiteral(c)}, ${client.escapeLiteral(p)}`))];
+  return unique.length === 0 ? 'COMMIT' : `COMMIT; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
 }
 
 const UNAVAILABLE_CODES = new Set([

@@ -1,4 +1,4 @@
-import type { Executor } from './db.ts';
+import { notifyOnCommit, type Executor } from './db.ts';
 
 export const EVENTS_CHANNEL = 'agent_inbox_events';
 
@@ -30,18 +30,15 @@ export function eventSequence(value: string): number | null {
  * log by position (see EventPosition), so concurrent writers need no lock.
  */
 export async function appendEvent(tx: Executor, e: NewEvent): Promise<EventRow> {
-  const { rows } = await tx.query<EventRow & { notified: boolean }>({
+  const { rows } = await tx.query<EventRow>({
     name: 'events-append',
-    text: `WITH ins AS (
-             INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at)
-           SELECT ins.*, pg_notify($7, json_build_object('id', ins.id, 'org_id', ins.org_id, 'project_id', ins.project_id,
-                                                         'inbox_id', ins.inbox_id, 'type', ins.type)::text) IS NULL AS notified
-             FROM ins`,
-    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload), EVENTS_CHANNEL],
+    text: `INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at`,
+    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload)],
   });
-  const { notified: _, ...row } = rows[0]!;
+  const row = rows[0]!;
+  await notifyOnCommit(tx, EVENTS_CHANNEL, JSON.stringify({ id: row.id, org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, type: row.type }));
   return row;
 }
 

@@ -1,6 +1,6 @@
 // The durable review event queue: an append-only list of review events per review (seq 1, 2, ...),
 // drained by the composing agent in global order and acknowledged per review.
-import type { Executor } from './db.ts';
+import { notifyOnCommit, type Executor } from './db.ts';
 
 /** Wakes long polls; the payload is `<org_id> <agent_id>` of the composing agent. */
 export const REVIEW_EVENTS_CHANNEL = 'agent_inbox_review_events';
@@ -30,20 +30,18 @@ export type NewReviewEvent = Omit<ReviewEventRow, 'id' | 'seq' | 'created_at' | 
  * review's machine row lock, so the next sequence cannot be taken twice.
  */
 export async function appendReviewEvent(tx: Executor, e: NewReviewEvent): Promise<ReviewEventRow> {
-  const { rows } = await tx.query<ReviewEventRow & { notified: boolean }>({
+  const { rows } = await tx.query<ReviewEventRow>({
     name: 'review-events-append',
-    text: `WITH ins AS (
-             INSERT INTO review_events (org_id, project_id, review_id, seq, agent_id, inbox_id, type, state, from_state, category_id,
-                                        revision, effective_mode, extra)
-             SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
-               FROM review_events WHERE org_id = $1 AND review_id = $3
-             RETURNING *)
-           SELECT ins.*, pg_notify($13, $1 || ' ' || $4) IS NULL AS notified FROM ins`,
+    text: `INSERT INTO review_events (org_id, project_id, review_id, seq, agent_id, inbox_id, type, state, from_state, category_id,
+                                      revision, effective_mode, extra)
+           SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
+             FROM review_events WHERE org_id = $1 AND review_id = $3
+           RETURNING *`,
     values: [e.org_id, e.project_id, e.review_id, e.agent_id, e.inbox_id, e.type, e.state, e.from_state, e.category_id, e.revision,
-      e.effective_mode, JSON.stringify(e.extra ?? {}), REVIEW_EVENTS_CHANNEL],
+      e.effective_mode, JSON.stringify(e.extra ?? {})],
   });
-  const { notified: _, ...row } = rows[0]!;
-  return row;
+  await notifyOnCommit(tx, REVIEW_EVENTS_CHANNEL, `${e.org_id} ${e.agent_id}`);
+  return rows[0]!;
 }
 
 export type DrainFilter = {
