@@ -44,6 +44,11 @@ export function parseAgentKey(raw: string): PresentedAgentKey | null {
   return { id: `key_${idPart}`, prefix, idPart, secret: raw.slice(prefix.length + idPart.length + 1) };
 }
 
+/** The ceiling a presented key's prefix names (`pk_agent_` and `pk_agent_proj_` are project keys). */
+export function ceilingOfPresented(key: PresentedAgentKey): Ceiling {
+  return key.prefix === AGENT_PREFIX.inbox ? 'inbox' : key.prefix === AGENT_PREFIX.org ? 'org' : 'project';
+}
+
 /**
  * The key as minted, whose digest is stored; null when the presented prefix does not belong to
  * the key's ceiling. `pk_agent_proj_` is the accepted compatibility form of a project key.

@@ -12,7 +12,7 @@ import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThre
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
 import { MAX_RECIPIENTS, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
 import type { ReviewIntent, SubmitEvent } from '../machines/review-request.ts';
-import { withTransaction, type Pool } from '../storage/db.ts';
+import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import type { InboxWithPolicy } from '../storage/inboxes.ts';
 import { findMessage, type MessageRow } from '../storage/messages.ts';
@@ -20,7 +20,7 @@ import {
   categoryExists,
   insertReviewAttachments,
   insertReviewWithinLimit,
-  lockInboxForSend,
+  inboxSendLock,
   oldestCountedAt,
   sendCheckData,
   type ReviewAttachment,
@@ -233,7 +233,6 @@ export async function submitSend(s: SendServices, p: PreparedSend, now: Date): P
   };
   const recipientCount = p.to.length + p.cc.length;
   return withTransaction(s.db, async (tx) => {
-    const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
     const id = newId('rr');
     const submission = {
       org_id: inbox.org_id,
@@ -247,7 +246,6 @@ export async function submitSend(s: SendServices, p: PreparedSend, now: Date): P
       recipient_count: recipientCount,
       deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
     };
-    await lockInboxForSend(tx, at);
     const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
     if (!fits.inserted) {
       throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
@@ -264,5 +262,5 @@ export async function submitSend(s: SendServices, p: PreparedSend, now: Date): P
       updated_at: applied.row.updated_at,
     };
     return { review, released, policy: p.policy };
-  });
+  }, lockStatement([inboxSendLock(inbox.id)]));
 }

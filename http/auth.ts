@@ -1,10 +1,11 @@
 // Authentication for both planes. The agent plane's tenant comes from the key alone; the
 // console plane's authority from the caller's membership in the org and project of the path.
-import { canonicalAgentKey, parseAgentKey } from '../actors/credentials.ts';
+import { canonicalAgentKey, ceilingOfPresented, parseAgentKey } from '../actors/credentials.ts';
 import { effectiveRole, roleAllows, type ConsoleNeed } from '../machines/policy/console-roles.ts';
 import { grantsAny } from '../machines/policy/permissions.ts';
 import { findApiKeyForAuth, type Ceiling } from '../storage/api-keys.ts';
 import type { Executor } from '../storage/db.ts';
+import type { WindowCounts } from '../storage/rate-limit.ts';
 import { sha256, matchesHash } from '../storage/secrets.ts';
 import { findProject, membershipsOf, type Role } from '../storage/tenancy.ts';
 import { InvalidSessionError, type ConsoleIdentity, type IdentityProvider } from '../service/identity.ts';
@@ -36,21 +37,23 @@ export function bearerToken(header: string | undefined): string | null {
 // Digest compared when the key id is unknown, so a miss costs the same as a wrong secret.
 const DECOY = sha256('decoy');
 
-export async function authenticateAgent(db: Executor, header: string | undefined, now: Date): Promise<AgentAuth> {
+/** The key's authority, and its requests in the current rate window (this one counted). */
+export async function authenticateAgent(db: Executor, header: string | undefined, now: Date): Promise<{ auth: AgentAuth; window: WindowCounts }> {
   const raw = bearerToken(header);
   if (!raw) throw unauthorized('Send the agent key as "Authorization: Bearer pk_agent_...".');
   if (raw.startsWith('pk_enroll_')) {
     throw unauthorized('An enrollment token is not an agent key; redeem it at POST /v1/enroll.');
   }
   const presented = parseAgentKey(raw);
-  const row = presented ? await findApiKeyForAuth(db, presented.id) : null;
+  const claimed = presented ? canonicalAgentKey(presented, ceilingOfPresented(presented)) : null;
+  const row = presented && claimed ? await findApiKeyForAuth(db, presented.id, { digest: sha256(claimed), now }) : null;
   const canonical = row && presented ? canonicalAgentKey(presented, row.ceiling) : null;
   const matches = matchesHash(canonical ?? raw, row && canonical ? row.key_hash : DECOY);
   if (!row || !canonical || !matches) throw unauthorized('The agent key is not valid.');
   if (row.revoked_at) throw unauthorized('The agent key was revoked.');
   if (row.expires_at && row.expires_at <= now) throw unauthorized('The agent key has expired.');
   if (row.agent_status !== 'active') throw unauthorized('The agent of this key is disabled.');
-  return {
+  const auth: AgentAuth = {
     org_id: row.org_id,
     project_id: row.project_id,
     agent_id: row.agent_id,
@@ -61,6 +64,7 @@ export async function authenticateAgent(db: Executor, header: string | undefined
     permissions: row.permissions,
     expires_at: row.expires_at,
   };
+  return { auth, window: row.window ?? { current: 1, previous: 0, elapsed: 0 } };
 }
 
 export function requirePermission(auth: AgentAuth, accepted: string[]): void {

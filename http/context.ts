@@ -6,6 +6,7 @@ import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import type { Pool } from '../storage/db.ts';
 import type { IdempotencyScope } from '../storage/idempotency.ts';
+import type { WindowCounts } from '../storage/rate-limit.ts';
 import type { AgentAuth, ConsoleAuth } from './auth.ts';
 import type { OperationSpec } from './openapi.ts';
 
@@ -24,6 +25,8 @@ export type ApiState = {
   requestId: string;
   op?: OperationSpec;
   auth?: AgentAuth;
+  /** The agent key's requests in the current rate window, counted when it was authenticated. */
+  rateWindow?: WindowCounts;
   console?: ConsoleAuth;
   rawBody?: Buffer;
   body: any;

@@ -11,7 +11,6 @@ import {
   releaseIdempotencyKey,
   type IdempotencyScope,
 } from '../storage/idempotency.ts';
-import { hitRateWindow } from '../storage/rate-limit.ts';
 import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { Problem, errorResponse } from './errors.ts';
@@ -46,9 +45,10 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
 function authenticate(op: OperationSpec, s: Services): Middleware {
   return async (ctx, next) => {
     if (op.plane === 'agent') {
-      const auth = await authenticateAgent(s.db, ctx.get('authorization'), s.now());
-      requirePermission(auth, op.permissions);
+      const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now());
       ctx.state.auth = auth;
+      ctx.state.rateWindow = window;
+      requirePermission(auth, op.permissions);
     } else if (op.plane === 'console') {
       const who = await authenticateConsole(s.identity, ctx.get('authorization'));
       ctx.state.console = await authorizeConsole(
@@ -65,9 +65,9 @@ function authenticate(op: OperationSpec, s: Services): Middleware {
 
 function rateLimit(op: OperationSpec, s: Services): Middleware {
   return async (ctx, next) => {
-    const auth = ctx.state.auth;
-    if (op.plane === 'agent' && auth) {
-      const decision = decideRate(await hitRateWindow(s.db, auth.key_id), s.config.rateLimitPerMinute);
+    const window = ctx.state.rateWindow;
+    if (op.plane === 'agent' && window) {
+      const decision = decideRate(window, s.config.rateLimitPerMinute);
       if (!decision.allowed) {
         throw new Problem('rate_limited', {
           detail: `Over ${s.config.rateLimitPerMinute} requests a minute for this key; retry in ${decision.retryAfterSeconds} s.`,

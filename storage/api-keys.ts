@@ -1,4 +1,5 @@
 import type { Executor } from './db.ts';
+import { RATE_WINDOW_SQL, type WindowCounts } from './rate-limit.ts';
 
 export type Ceiling = 'org' | 'project' | 'inbox';
 
@@ -29,16 +30,40 @@ export async function insertApiKey(db: Executor, k: Omit<ApiKeyRow, 'revoked_at'
   return rows[0]!;
 }
 
-/** Looked up by id alone: the credential itself names the tenant. */
-export async function findApiKeyForAuth(db: Executor, id: string): Promise<ApiKeyWithAgent | null> {
-  const { rows } = await db.query<ApiKeyWithAgent>({
+/**
+ * The key by id alone (the credential itself names the tenant), and, in the same statement, one
+ * request counted in its current rate window when the presented digest is the key's and the key
+ * is usable at `now`. `window` is null when nothing was counted.
+ */
+export async function findApiKeyForAuth(
+  db: Executor,
+  id: string,
+  presented: { digest: Buffer; now: Date },
+): Promise<(ApiKeyWithAgent & { window: WindowCounts | null }) | null> {
+  const { rows } = await db.query<ApiKeyWithAgent & { current: number | null; previous: number; elapsed: number }>({
     name: 'api-keys-for-auth',
-    text: `SELECT k.*, a.status AS agent_status
-             FROM api_keys k JOIN agents a ON a.org_id = k.org_id AND a.id = k.agent_id
-            WHERE k.id = $1`,
-    values: [id],
+    text: `WITH k AS (
+             SELECT k.*, a.status AS agent_status
+               FROM api_keys k JOIN agents a ON a.org_id = k.org_id AND a.id = k.agent_id
+              WHERE k.id = $1),
+           ${RATE_WINDOW_SQL},
+           hit AS (
+             INSERT INTO rate_limit_windows (key_id, window_start, hits)
+             SELECT k.id, win.w, 1 FROM k, win
+              WHERE k.key_hash = $2 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $3)
+                AND k.agent_status = 'active'
+             ON CONFLICT (key_id, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+             RETURNING hits)
+           SELECT k.*, (SELECT hits FROM hit) AS current,
+                  coalesce((SELECT hits FROM rate_limit_windows r, win WHERE r.key_id = $1 AND r.window_start = win.w - 1), 0) AS previous,
+                  (SELECT elapsed FROM win)::float8 AS elapsed
+             FROM k`,
+    values: [id, presented.digest, presented.now],
   });
-  return rows[0] ?? null;
+  const r = rows[0];
+  if (!r) return null;
+  const { current, previous, elapsed, ...key } = r;
+  return { ...key, window: current === null ? null : { current, previous, elapsed } };
 }
 
 export async function listApiKeys(db: Executor, orgId: string, agentId: string): Promise<ApiKeyRow[]> {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../service/logger.ts';
 
@@ -61,6 +62,21 @@ export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => 
 function commitText(client: pg.ClientBase, notifications: Array<[string, string]>): string {
   const unique = [...new Set(notifications.map(([c, p]) => `${client.escapeLiteral(c)}, ${client.escapeLiteral(p)}`))];
   return unique.length === 0 ? 'COMMIT' : `COMMIT; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
+}
+
+/** A transaction-scoped advisory lock key for a name (the first 64 bits of its SHA-256). */
+export function lockKey(name: string): bigint {
+  return BigInt.asIntN(64, crypto.createHash('sha256').update(name).digest().readBigUInt64BE(0));
+}
+
+/**
+ * The statement taking these advisory locks, in one global order so that two holders never
+ * deadlock; it can travel with BEGIN (withTransaction's firstStatement). Only integers are
+ * interpolated.
+ */
+export function lockStatement(locks: bigint[]): string | null {
+  const sorted = [...new Set(locks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sorted.length ? `SELECT ${sorted.map((l) => `pg_advisory_xact_lock(${l.toString()})`).join(', ')}` : null;
 }
 
 const UNAVAILABLE_CODES = new Set([

@@ -1,6 +1,6 @@
 // Reviews: the machine row (machine_instances, kind 'review') joined with what was fixed at
 // submission (reviews), their attachments and their feedback records.
-import type { Executor } from './db.ts';
+import { lockKey, type Executor } from './db.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
 
@@ -109,16 +109,10 @@ const USED_24H_SQL = `(SELECT coalesce(sum(u.recipients), 0)::int FROM recipient
     WHERE u.org_id = $1 AND u.inbox_id = $3 AND u.minute > now() - interval '24 hours')`;
 
 /**
- * Locks the inbox row for a submission: sends from one inbox then pass the recipient limit one at a
- * time. Its own statement, so the count that follows reads what the previous holder committed.
+ * The advisory lock a submission holds: sends from one inbox pass the recipient limit one at a
+ * time. Taken with BEGIN, so the count that follows reads what the previous holder committed.
  */
-export async function lockInboxForSend(tx: Executor, at: { org_id: string; project_id: string; inbox_id: string }): Promise<void> {
-  await tx.query({
-    name: 'reviews-lock-inbox',
-    text: 'SELECT 1 FROM inboxes WHERE org_id = $1 AND project_id = $2 AND id = $3 FOR UPDATE',
-    values: [at.org_id, at.project_id, at.inbox_id],
-  });
-}
+export const inboxSendLock = (inboxId: string): bigint => lockKey(`send ${inboxId}`);
 
 /**
  * Inserts the review and counts its recipients in its inbox's current minute, only if they fit in

@@ -1,6 +1,4 @@
-import crypto from 'node:crypto';
-import type pg from 'pg';
-import { withTransaction, type Executor, type Pool } from './db.ts';
+import { lockKey, type Executor } from './db.ts';
 import { listAttachmentsOf, listThreadMessages, type AttachmentMeta, type InboxKey, type MessageRow } from './messages.ts';
 import { randomToken } from './ids.ts';
 
@@ -24,28 +22,11 @@ export const newThreadId = (): string => `thr_${randomToken(20)}`;
 /**
  * The advisory locks that serialise placing messages sharing a Message-ID (their own or one they
  * refer to) in one inbox: a reply arriving while the message it answers is still being stored
- * waits for it, and then finds its thread instead of starting a second one. Computed here, sorted
- * (one global order, so no deadlock), so the lock statement can travel with BEGIN.
+ * waits for it, and then finds its thread instead of starting a second one. Taken with BEGIN
+ * (lockStatement), a message is stored in a handful of round trips.
  */
 export function threadKeyLocks(inboxId: string, keys: string[]): bigint[] {
-  const locks = new Set<bigint>();
-  for (const key of keys) {
-    locks.add(BigInt.asIntN(64, crypto.createHash('sha256').update(`${inboxId} ${key}`).digest().readBigUInt64BE(0)));
-  }
-  return [...locks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** The statement taking the locks; only integers are interpolated. */
-export function lockStatement(locks: bigint[]): string | null {
-  return locks.length ? `SELECT ${locks.map((l) => `pg_advisory_xact_lock(${l.toString()})`).join(', ')}` : null;
-}
-
-/**
- * Runs fn in a transaction that holds the locks from its first statement: BEGIN and the locks go
- * in one round trip (a message is stored in a handful of them; each is a cost under load).
- */
-export function withLocksHeld<T>(pool: Pool, locks: bigint[], fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withTransaction(pool, fn, lockStatement(locks));
+  return keys.map((key) => lockKey(`${inboxId} ${key}`));
 }
 
 export type ThreadCursor = { last_seq: number; id: string };

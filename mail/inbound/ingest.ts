@@ -4,10 +4,10 @@
 import type pg from 'pg';
 import { publishEvent } from '../../actors/events.ts';
 import type { Queue } from '../../service/queue.ts';
-import type { Pool } from '../../storage/db.ts';
+import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder } from '../../storage/messages.ts';
-import { lockStatement, newThreadId, threadKeyLocks, withLocksHeld } from '../../storage/threads.ts';
+import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
 import { extractHtml, extractText, htmlToText } from '../extract.ts';
 import { parseMessage, type Address, type ParsedMail } from '../parse.ts';
 import { normalizeMessageId, normalizeSubject, threadLookupKeys } from '../thread.ts';
@@ -43,7 +43,7 @@ export async function ingestMessage(s: IngestServices, input: IngestInput): Prom
  */
 export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): Promise<StoredMessage[][]> {
   const prepared = await Promise.all(inputs.map(prepare));
-  return withLocksHeld(s.db, locksOf(prepared), (tx) => storeAll(tx, s.queue, prepared));
+  return withTransaction(s.db, (tx) => storeAll(tx, s.queue, prepared), lockStatement(locksOf(prepared)));
 }
 
 /**
@@ -64,10 +64,9 @@ async function prepare(input: IngestInput): Promise<Prepared> {
   return { input, parsed, views: derivedViews(parsed), recipients: [...new Map(input.recipients.map((r) => [r.id, r])).values()] };
 }
 
-/** The thread-key locks of every copy to be stored, in one global order. */
+/** The thread-key locks of every copy to be stored. */
 function locksOf(prepared: Prepared[]): bigint[] {
-  const locks = prepared.flatMap((m) => m.recipients.flatMap((r) => threadKeyLocks(r.id, threadKeys(m.views))));
-  return [...new Set(locks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return prepared.flatMap((m) => m.recipients.flatMap((r) => threadKeyLocks(r.id, threadKeys(m.views))));
 }
 
 /** Stores every copy, then publishes their events. */
