@@ -46,7 +46,7 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
     password,
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=400', ...(opts.flags ?? [])],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=400', '-c', `shared_buffers=${sharedBuffersMb()}MB`, ...(opts.flags ?? [])],
     onLog: (line) => opts.onLog?.(line),
     onError: (err) => opts.onLog?.(String(err)),
   });
@@ -123,6 +123,14 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A quarter of the machine's memory, between PostgreSQL's default 128 MB and 1 GB: searches and
+ * listings of a large inbox then read from shared buffers rather than copying pages from the OS.
+ */
+function sharedBuffersMb(): number {
+  return Math.max(128, Math.min(1024, Math.floor(os.totalmem() / 4 / 1024 / 1024)));
 }
 
 export function freePort(): Promise<number> {

@@ -363,12 +363,19 @@ const SEARCH_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
         AND ($9::timestamptz IS NULL OR m.received_at < $9)
         AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)
         AND ($13::text IS NULL OR m.search @@ plainto_tsquery('english', $13))
-        AND ($14::text IS NULL OR m.search @@ plainto_tsquery('english', $14))`;
+        AND ($14::text IS NULL OR m.search @@ plainto_tsquery('english', $14))
+        AND ($15::text IS NULL OR m.search @@ websearch_to_tsquery('english', $15))`;
 
 // A filter that is a whole address is also looked up in the full-text index (addresses are in
 // it), so "from this sender" does not read every message of a large inbox. Only a whole address:
 // a part of one is not a word of the index.
 const wholeAddress = (value: string | null): string | null => (value !== null && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? value : null);
+
+// A query with quoted phrases is first tested without the quotes: its words alone, which the
+// full-text index answers exactly and every match contains. Checking word positions for a phrase
+// costs far more, and is then done only for messages that have all its words. Not with a
+// negation, where dropping the quotes would change which messages qualify.
+const phraseWords = (q: string | null): string | null => (q !== null && q.includes('"') && !q.includes('-') ? q.replaceAll('"', ' ') : null);
 
 /**
  * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
@@ -377,7 +384,7 @@ const wholeAddress = (value: string | null): string | null => (value !== null &&
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    wholeAddress(s.from), wholeAddress(s.to)];
+    wholeAddress(s.from), wholeAddress(s.to), phraseWords(s.q)];
   const hits = s.q === null
     ? `SELECT m.id, m.seq, 0::real AS rank FROM messages m WHERE $3::text IS NULL AND ${SEARCH_FILTERS}
         ORDER BY m.seq DESC LIMIT $11 OFFSET $12`

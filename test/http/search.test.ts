@@ -34,6 +34,8 @@ test('full-text search ranks a subject match above body mentions, with stemming,
 
 test('web-search syntax: phrases, or, and exclusion', async () => {
   assert.deepEqual(subjects(await search(`q=${encodeURIComponent('"compiler work"')}`)), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search(`q=${encodeURIComponent('"work compiler"')}`)), [], 'a phrase needs its words in order, not only present');
+  assert.deepEqual(subjects(await search(`q=${encodeURIComponent('invoice -"pay that"')}`)).sort(), ['Compiler invoice', 'Lunch'], 'an excluded phrase');
   assert.deepEqual(subjects(await search(`q=${encodeURIComponent('lunch or marathon')}`)).sort(), ['Lunch', 'Weekly digest']);
   assert.deepEqual(subjects(await search(`q=${encodeURIComponent('invoice -overdue -lunch')}`)), ['Compiler invoice']);
   assert.deepEqual(subjects(await search('q=running')), ['Weekly digest'], 'the text of an html-only body is searched');
