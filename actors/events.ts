@@ -34,10 +34,15 @@ export type MessageReceivedPayload = {
  * each with its job. Workers are woken when the transaction commits.
  */
 export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEvent): Promise<EventRow> {
-  const hooks = event.inbox_id && WEBHOOK_EVENT_TYPES.includes(event.type)
-    ? await subscribedWebhooks(tx, { org_id: event.org_id, type: event.type, inbox_id: event.inbox_id })
-    : [];
   const row = await appendEvent(tx, event);
+  await deliverToWebhooks(tx, queue, row);
+  return row;
+}
+
+/** One delivery (and its job) per active webhook subscribed to this logged event. */
+export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: EventRow): Promise<void> {
+  if (!row.inbox_id || !WEBHOOK_EVENT_TYPES.includes(row.type)) return;
+  const hooks = await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id });
   for (const w of hooks) {
     const delivery = await insertDelivery(tx, {
       org_id: w.org_id,
@@ -50,5 +55,4 @@ export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEv
     });
     await enqueueDelivery(tx, queue, { org_id: delivery.org_id, delivery_id: delivery.id, attempt: 1 });
   }
-  return row;
 }

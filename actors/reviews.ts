@@ -22,7 +22,7 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent } from '../storage/review-events.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
-import { publishEvent } from './events.ts';
+import { deliverToWebhooks } from './events.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 
 export const DELIVERY_QUEUE = 'review-delivery';
@@ -172,7 +172,7 @@ async function emitReviewEvent(
   context: ReviewContext,
   e: { type: string; from_state: string | null; extra?: Record<string, unknown> },
 ): Promise<void> {
-  const item = await appendReviewEvent(tx, {
+  const item = {
     org_id: row.org_id,
     project_id: row.project_id,
     review_id: row.id,
@@ -184,16 +184,11 @@ async function emitReviewEvent(
     category_id: context.category_id ?? null,
     revision: context.revision,
     effective_mode: context.effective_mode,
-    extra: e.extra,
-  });
-  await publishEvent(tx, queue, {
-    org_id: row.org_id,
-    project_id: row.project_id,
-    inbox_id: row.inbox_id,
-    agent_id: row.agent_id,
-    type: e.type,
-    payload: reviewEventPayload(item),
-  });
+    extra: e.extra ?? {},
+  };
+  // The payload's seq is the item's, drawn by the statement that appends both.
+  const { logged } = await appendReviewEvent(tx, item, reviewEventPayload({ ...item, seq: 0 }));
+  await deliverToWebhooks(tx, queue, logged);
 }
 
 /** The review lifecycle payload (contract, event types), as the event log and the queue carry it. */

@@ -38,8 +38,13 @@ export async function appendEvent(tx: Executor, e: NewEvent): Promise<EventRow> 
     values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload)],
   });
   const row = rows[0]!;
-  await notifyOnCommit(tx, EVENTS_CHANNEL, JSON.stringify({ id: row.id, org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, type: row.type }));
+  await notifyEventOnCommit(tx, row);
   return row;
+}
+
+/** Wakes the streams and waits of every process once the event's transaction commits. */
+export function notifyEventOnCommit(tx: Executor, row: Pick<EventRow, 'id' | 'org_id' | 'project_id' | 'inbox_id' | 'type'>): Promise<void> {
+  return notifyOnCommit(tx, EVENTS_CHANNEL, JSON.stringify({ id: row.id, org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, type: row.type }));
 }
 
 /**
