@@ -57,6 +57,14 @@ function restore(def: MachineKind, row: MachineRow): AnyMachineSnapshot {
   return def.machine.resolveState(row.snapshot as any);
 }
 
+// A machine's initial snapshot is the same every time; transition() never changes its input.
+const initialSnapshots = new WeakMap<AnyStateMachine, AnyMachineSnapshot>();
+function initialSnapshot(machine: AnyStateMachine): AnyMachineSnapshot {
+  let snapshot = initialSnapshots.get(machine);
+  if (!snapshot) initialSnapshots.set(machine, (snapshot = initialTransition(machine)[0]));
+  return snapshot;
+}
+
 /** The pure step: the event checked against the snapshot, then the next snapshot and its actions. */
 function step(def: MachineKind, from: AnyMachineSnapshot, event: EventObject, row: MachineRow | null) {
   const reason = row ? def.reject?.(from, event, row) : null;
@@ -96,7 +104,7 @@ async function perform(tx: pg.ClientBase, queue: Queue, def: MachineKind, applie
 
 /** Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction. */
 export async function createInstanceIn(tx: pg.ClientBase, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
-  const next = step(def, initialTransition(def.machine)[0], event, null);
+  const next = step(def, initialSnapshot(def.machine), event, null);
   const row = await insertMachine(
     tx,
     {
