@@ -15,9 +15,18 @@ export function migrationFiles(): Promise<string[]> {
   return files;
 }
 
+/** Refuses a server older than PostgreSQL 13, where xid8 and pg_current_snapshot() (the event log's read order) arrived. */
+export function assertServerVersion(versionNum: number, version: string): void {
+  if (versionNum < 130000) throw new Error(`PostgreSQL ${version} is too old: agent-inbox needs version 13 or later`);
+}
+
 export async function migrate(pool: Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
+    const { rows } = await client.query<{ v: number; name: string }>(
+      "SELECT current_setting('server_version_num')::int AS v, current_setting('server_version') AS name",
+    );
+    assertServerVersion(rows[0]!.v, rows[0]!.name);
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',

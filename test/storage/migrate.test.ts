@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createLogger } from '../../service/logger.ts';
 import { createPool } from '../../storage/db.ts';
-import { migrate, migrationFiles, migrationsApplied } from '../../storage/migrate.ts';
+import { assertServerVersion, migrate, migrationFiles, migrationsApplied } from '../../storage/migrate.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 
 test('two processes migrating one database together apply each migration exactly once', async () => {
@@ -22,4 +22,9 @@ test('two processes migrating one database together apply each migration exactly
   assert.deepEqual(rows.map((r) => r.name), files);
   assert.equal(await migrationsApplied(p1), true);
   assert.deepEqual(await migrate(p1), [], 'a restart applies nothing');
+});
+
+test('a PostgreSQL older than 13 is refused with a message naming its version', () => {
+  assert.throws(() => assertServerVersion(120017, '12.17'), /PostgreSQL 12\.17 is too old: agent-inbox needs version 13 or later/);
+  assert.doesNotThrow(() => assertServerVersion(130000, '13.0'));
 });
