@@ -87,12 +87,15 @@ export async function eventsAfter(
   return { rows: readable.map(({ settled: _, ...row }) => row), held: open >= 0 };
 }
 
-/** The position of the newest readable event of an org: where a stream without a resume id starts. */
+/**
+ * The position of the newest committed event of an org: where a stream without a resume id starts,
+ * so it sends only what happens from now on. A transaction that begins writing after this read
+ * takes a later transaction id, so none of its events falls behind this position.
+ */
 export async function newestEventPosition(db: Executor, orgId: string): Promise<EventPosition> {
   const { rows } = await db.query<EventPosition>(
-    `SELECT tx::text AS tx, id FROM events
-      WHERE org_id = $1 AND tx < pg_snapshot_xmin(pg_current_snapshot())
-      ORDER BY tx DESC, id DESC LIMIT 1`,
+    // Ordered by the column e.tx (xid8), not by the text the select list makes of it.
+    'SELECT e.tx::text AS tx, e.id FROM events e WHERE e.org_id = $1 ORDER BY e.tx DESC, e.id DESC LIMIT 1',
     [orgId],
   );
   return rows[0] ?? LOG_START;
@@ -104,7 +107,7 @@ export async function newestEventPosition(db: Executor, orgId: string): Promise<
  */
 export async function positionOfEvent(db: Executor, orgId: string, id: number): Promise<EventPosition> {
   const { rows } = await db.query<EventPosition>(
-    'SELECT tx::text AS tx, id FROM events WHERE org_id = $1 AND id <= $2 ORDER BY id DESC LIMIT 1',
+    'SELECT e.tx::text AS tx, e.id FROM events e WHERE e.org_id = $1 AND e.id <= $2 ORDER BY e.id DESC LIMIT 1',
     [orgId, id],
   );
   return rows[0] ?? LOG_START;

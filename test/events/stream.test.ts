@@ -217,6 +217,27 @@ describe('the event stream', () => {
     }
   });
 
+  test('positions compare as transaction ids, not as text: 99 comes before 100', async () => {
+    const t = await createTenant(svc);
+    const a = await t.enroll('positions-agent');
+    const box = await addInbox(svc, t, a.agentId);
+    const insert = async (tx: string) =>
+      (await svc.services.db.query<{ id: number }>(
+        `INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload, tx) VALUES ($1, $2, $3, $4, 'review.sent', '{}', $5::xid8) RETURNING id`,
+        [t.orgId, t.projectId, box.id, a.agentId, tx],
+      )).rows[0]!.id;
+    const later = await insert('100');
+    const earlier = await insert('99');
+    const replay = await stream(a.agentKey, '/v1/events/stream', { 'last-event-id': 'evt_0' });
+    assert.deepEqual((await replay.waitForEvents(2)).map((e) => e.id), [`evt_${earlier}`, `evt_${later}`]);
+    const fresh = await stream(a.agentKey);
+    const next = await publish(svc, { org_id: t.orgId, project_id: t.projectId, inbox_id: box.id, agent_id: a.agentId, type: 'review.sent' });
+    const [first] = await fresh.waitForEvents(1);
+    assert.equal(first!.id, `evt_${next.id}`, 'a new stream starts after the newest position, not after the text-wise largest');
+    replay.close();
+    fresh.close();
+  });
+
   test('many open streams share one LISTEN connection, and all get the event', async () => {
     const countConnections = async () => {
       const { rows } = await svc.services.db.query(
