@@ -19,13 +19,13 @@ export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Pro
   };
 }
 
-/** "service 1.90 ms, PostgreSQL 2.70 ms" a unit of work. */
-export function cpuPerUnit(split: CpuSplit & { loadMs?: number }, units: number, loadName = 'load'): string {
+/** "load 0.20 ms, service 1.90 ms, PostgreSQL 2.70 ms" a unit of work: the parts that were measured. */
+export function cpuPerUnit(split: Partial<CpuSplit> & { loadMs?: number }, units: number, loadName = 'load'): string {
   const per = (total: number) => `${(total / units).toFixed(2)} ms`;
   return [
     split.loadMs !== undefined ? `${loadName} ${per(split.loadMs)}` : null,
-    `service ${per(split.serviceMs)}`,
-    split.postgresMs !== null ? `PostgreSQL ${per(split.postgresMs)}` : null,
+    split.serviceMs !== undefined ? `service ${per(split.serviceMs)}` : null,
+    split.postgresMs != null ? `PostgreSQL ${per(split.postgresMs)}` : null,
   ]
     .filter(Boolean)
     .join(', ');

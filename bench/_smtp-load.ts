@@ -2,7 +2,7 @@
 // `concurrency` connections, each sending its share of `count` messages one after another.
 // A lean client (PIPELINING: MAIL, RCPT and DATA in one write, then the body) keeps the
 // sender's CPU small, since it shares this 2-core machine with the server it measures.
-// Prints one JSON line: {sent, failed, seconds, rate, firstError, senderCpuMs}.
+// Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU).
 import net from 'node:net';
 import { bodyOf } from './_mail-bodies.ts';
 
@@ -98,7 +98,7 @@ async function main(args: Args): Promise<void> {
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage();
-  console.log(JSON.stringify({ sent, failed, seconds, rate: sent / seconds, firstError, senderCpuMs: (cpu.user + cpu.system) / 1000 }));
+  console.log(JSON.stringify({ sent, failed, seconds, rate: sent / seconds, firstError, loadMs: (cpu.user + cpu.system) / 1000 }));
 }
 
 main(JSON.parse(process.argv[2]!)).then(

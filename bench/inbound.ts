@@ -24,6 +24,7 @@ import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedd
 import { randomToken } from '../storage/ids.ts';
 import { insertMessage, newMessageId } from '../storage/messages.ts';
 import { newThreadId } from '../storage/threads.ts';
+import { cpuPerUnit, withCpu, type CpuSplit } from './_cpu.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -36,10 +37,8 @@ type LoadResult = {
   seconds: number;
   rate: number;
   firstError: string | null;
-  senderCpuMs: number;
-  serverCpuMs?: number;
-  postgresCpuMs?: number | null;
-};
+  loadMs: number;
+} & Partial<CpuSplit>;
 
 export async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -80,9 +79,8 @@ export async function run(argv: string[]): Promise<void> {
 
     // 1. SMTP throughput
     await load(service.smtpPort!, to, 10 * 1024, 300, 'warm');
-    const pgCpu = () => postgresCpu(database.pidFile);
-    const small = await withCpu(pgCpu, () => load(service.smtpPort!, to, 10 * 1024, n('messages'), 's'));
-    const large = await withCpu(pgCpu, () => load(service.smtpPort!, to, 200 * 1024, n('large'), 'l'));
+    const small = await withCpu(database.pidFile, () => load(service.smtpPort!, to, 10 * 1024, n('messages'), 's'));
+    const large = await withCpu(database.pidFile, () => load(service.smtpPort!, to, 200 * 1024, n('large'), 'l'));
     const { rows } = await db.query('SELECT count(*)::int AS n FROM messages WHERE org_id = $1', [tenant.orgId]);
     let md: { small: LoadResult; large: LoadResult } | null = null;
     if (!values['no-maildev']) {
@@ -108,10 +106,7 @@ export async function run(argv: string[]): Promise<void> {
     const phrases = subjects.map(({ subject }) => subject.split(' ').slice(0, 2).join(' '));
     const search = await searchLatency(service.httpUrl!, tenant.key, searchInbox.id, seeded.vocabulary, seeded.senders, phrases, n('searches'));
 
-    const cpu = (r: LoadResult) =>
-      `CPU per message: sender ${(r.senderCpuMs / r.sent).toFixed(2)} ms` +
-      (r.serverCpuMs ? `, service ${(r.serverCpuMs / r.sent).toFixed(2)} ms` : '') +
-      (r.postgresCpuMs ? `, PostgreSQL ${(r.postgresCpuMs / r.sent).toFixed(2)} ms` : '');
+    const cpu = (r: LoadResult) => `CPU per message: ${cpuPerUnit(r, r.sent, 'sender')}`;
     const rate = (r: LoadResult) =>
       `${r.rate.toFixed(0).padStart(6)} msg/s  (${r.sent} in ${r.seconds.toFixed(1)} s${r.failed ? `, ${r.failed} failed: ${r.firstError}` : ''}; ${cpu(r)})`;
     console.log('');
@@ -193,34 +188,6 @@ async function serverVersion(db: Pool): Promise<string> {
 }
 
 // ---- 1. SMTP load
-
-/** The load's result with the CPU this process (the service) and the database spent meanwhile. */
-async function withCpu(postgres: () => Promise<number | null>, fn: () => Promise<LoadResult>): Promise<LoadResult> {
-  const before = process.cpuUsage();
-  const pgBefore = await postgres();
-  const r = await fn();
-  const used = process.cpuUsage(before);
-  const pgAfter = await postgres();
-  return { ...r, serverCpuMs: (used.user + used.system) / 1000, postgresCpuMs: pgBefore !== null && pgAfter !== null ? pgAfter - pgBefore : null };
-}
-
-/** CPU milliseconds used so far by the embedded server's processes (Linux /proc); null elsewhere. */
-async function postgresCpu(pidFile: string | null): Promise<number | null> {
-  if (!pidFile || process.platform !== 'linux') return null;
-  try {
-    const postmaster = (await fs.readFile(pidFile, 'utf8')).split('\n')[0]!.trim();
-    let ticks = 0;
-    for (const entry of await fs.readdir('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (entry === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return (ticks * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
 
 function load(port: number, to: string[], bytes: number, count: number, tag: string): Promise<LoadResult> {
   const args = JSON.stringify({ port, to, bytes, count, concurrency: CONCURRENCY, tag: `${tag}${randomToken(6)}` });
