@@ -490,7 +490,10 @@ export interface paths {
          *     - Resume: the `Last-Event-ID` header, else the `last_event_id` query parameter (the header wins, so a
          *       browser reconnecting with the URL it first used resumes where it stopped). Every later event the
          *       key may see is replayed in order, then live events follow, none twice. Without either the stream
-         *       starts with events after the moment of connecting. Ids are ordered within an org.
+         *       starts with events after the moment of connecting. The order is the org's event log order, the
+         *       same for every stream and every replay; ids are opaque and need not increase along it (an event
+         *       whose transaction commits late comes after events with larger ids). An id the org does not
+         *       have resumes after the nearest older event of the org, or from its first event.
          *     - `types`: comma-separated event types to send (the contract's list); an unknown type is `400`.
          *     - Reach: an org key sees its org (or the project named by `X-Project-Id`); a project key its
          *       project's events about its own agent's inboxes, and those about no inbox that are its agent's or
