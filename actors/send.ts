@@ -23,6 +23,7 @@ import {
   inboxSendLock,
   oldestCountedAt,
   sendCheckData,
+  type SendCheckData,
   type ReviewAttachment,
   type ReviewKind,
   type ReviewRow,
@@ -71,10 +72,27 @@ export type PreparedSend = {
 const conflictingAlias = (detail: string) =>
   new Problem('bad_request', { detail, errors: [{ field: 'body', code: 'conflicting_alias', detail }] });
 
+/**
+ * The recipients of a plain send, as prepareSend reads them, so its inbox and check data can be
+ * read together; null when the body names none or names them badly (prepareSend then says why).
+ */
+export function plainSendRecipients(body: SendBody): string[] | null {
+  try {
+    const to = body.to === undefined ? [] : parseList('to', body.to);
+    const cc = body.cc === undefined ? [] : parseList('cc', body.cc);
+    return to.length > 0 ? [...to, ...cc].map((r) => r.email) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Check data read ahead for these recipients (with the inbox, see findInboxWithSendChecks). */
+export type ReadAhead = { recipients: string[]; data: SendCheckData };
+
 /** The checks of a send, in order. Throws the first refusal; writes nothing. */
 export async function prepareSend(
   s: SendServices,
-  req: { kind: ReviewKind; inbox: InboxWithPolicy; agent_id: string; body: SendBody; message_id?: string },
+  req: { kind: ReviewKind; inbox: InboxWithPolicy; agent_id: string; body: SendBody; message_id?: string; readAhead?: ReadAhead },
 ): Promise<PreparedSend> {
   const { inbox, body } = req;
   const at = { org_id: inbox.org_id, inbox_id: inbox.id };
@@ -127,7 +145,11 @@ export async function prepareSend(
   if (size > MAX_MESSAGE_BYTES) throw badRequest('attachments', `The message is ${size} bytes; at most ${MAX_MESSAGE_BYTES}.`, 'too_large');
 
   const addresses = [...to, ...cc].map((r) => r.email);
-  const data = await sendCheckData(s.db, { ...at, project_id: inbox.project_id }, addresses);
+  const ahead = req.readAhead;
+  const data =
+    ahead && ahead.recipients.length === addresses.length && ahead.recipients.every((a, i) => a === addresses[i])
+      ? ahead.data
+      : await sendCheckData(s.db, { ...at, project_id: inbox.project_id }, addresses);
   throwRecipientRejection(checkRecipients({ recipients: addresses, contacts: data.contacts, suppressed: data.suppressed }));
 
   const policy = resolveReviewPolicy({ inboxOverride: inbox.review_policy, accountDefault: inbox.default_review_policy });

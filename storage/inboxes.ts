@@ -40,14 +40,23 @@ const scopeFilter = (first: number) =>
 
 const scopeValues = (s: InboxScope) => [s.org_id, s.project_id, s.agent_id, s.inbox_id];
 
-/** The inbox with this id, or this address (the alias), inside the scope; null when outside it. */
-export async function findInboxInScope(db: Executor, scope: InboxScope, idOrAddress: string): Promise<InboxWithPolicy | null> {
+/**
+ * The query for the inbox with this id, or this address (the alias), inside a scope: its text
+ * (parameters $1 to $5), values and a name that tells the two shapes apart.
+ */
+export function inboxInScopeQuery(scope: InboxScope, idOrAddress: string): { name: string; text: string; values: unknown[] } {
   const byAddress = idOrAddress.includes('@');
-  const { rows } = await db.query<InboxWithPolicy>({
-    name: byAddress ? 'inboxes-in-scope-by-address' : 'inboxes-in-scope-by-id',
+  return {
+    name: byAddress ? 'by-address' : 'by-id',
     text: `${WITH_POLICY} WHERE ${scopeFilter(1)} AND ${byAddress ? 'i.address = lower($5)' : 'i.id = $5'}`,
     values: [...scopeValues(scope), idOrAddress],
-  });
+  };
+}
+
+/** The inbox with this id, or this address (the alias), inside the scope; null when outside it. */
+export async function findInboxInScope(db: Executor, scope: InboxScope, idOrAddress: string): Promise<InboxWithPolicy | null> {
+  const q = inboxInScopeQuery(scope, idOrAddress);
+  const { rows } = await db.query<InboxWithPolicy>({ ...q, name: `inboxes-in-scope-${q.name}` });
   return rows[0] ?? null;
 }
 

@@ -1,6 +1,7 @@
 // Reviews: the machine row (machine_instances, kind 'review') joined with what was fixed at
 // submission (reviews), their attachments and their feedback records.
 import { lockKey, type Executor } from './db.ts';
+import { inboxInScopeQuery, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
 
@@ -87,6 +88,16 @@ export type SendCheckData = {
   used_24h: number;
 };
 
+/** The select list of SendCheckData for an inbox given as SQL expressions, recipients as a text[] parameter. */
+function sendChecksSql(org: string, project: string, inbox: string, recipients: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('kind', c.kind, 'pattern', c.pattern, 'direction', c.direction)), '[]'::json)
+              FROM contacts c WHERE c.org_id = ${org} AND c.inbox_id = ${inbox}) AS contacts,
+           (SELECT coalesce(array_agg(s.email), '{}') FROM suppressions s
+              WHERE s.org_id = ${org} AND s.project_id = ${project} AND s.email = ANY(${recipients}::text[])) AS suppressed,
+           (SELECT coalesce(sum(u.recipients), 0)::int FROM recipient_usage u
+              WHERE u.org_id = ${org} AND u.inbox_id = ${inbox} AND u.minute > now() - interval '24 hours') AS used_24h`;
+}
+
 export async function sendCheckData(
   db: Executor,
   at: { org_id: string; project_id: string; inbox_id: string },
@@ -94,19 +105,30 @@ export async function sendCheckData(
 ): Promise<SendCheckData> {
   const { rows } = await db.query<SendCheckData>({
     name: 'reviews-send-check-data',
-    text: `SELECT
-       (SELECT coalesce(json_agg(json_build_object('kind', c.kind, 'pattern', c.pattern, 'direction', c.direction)), '[]'::json)
-          FROM contacts c WHERE c.org_id = $1 AND c.inbox_id = $3) AS contacts,
-       (SELECT coalesce(array_agg(s.email), '{}') FROM suppressions s
-          WHERE s.org_id = $1 AND s.project_id = $2 AND s.email = ANY($4::text[])) AS suppressed,
-       ${USED_24H_SQL} AS used_24h`,
+    text: `SELECT ${sendChecksSql('$1', '$2', '$3', '$4')}`,
     values: [at.org_id, at.project_id, at.inbox_id, recipients.map((r) => r.toLowerCase())],
   });
   return rows[0]!;
 }
 
-const USED_24H_SQL = `(SELECT coalesce(sum(u.recipients), 0)::int FROM recipient_usage u
-    WHERE u.org_id = $1 AND u.inbox_id = $3 AND u.minute > now() - interval '24 hours')`;
+/** The inbox by id or address inside the scope, with what a send to `recipients` is checked against: one round trip. */
+export async function findInboxWithSendChecks(
+  db: Executor,
+  scope: InboxScope,
+  idOrAddress: string,
+  recipients: string[],
+): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData } | null> {
+  const q = inboxInScopeQuery(scope, idOrAddress);
+  const { rows } = await db.query<InboxWithPolicy & SendCheckData>({
+    name: `reviews-inbox-with-send-checks-${q.name}`,
+    text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')} FROM i`,
+    values: [...q.values, recipients.map((r) => r.toLowerCase())],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  const { contacts, suppressed, used_24h, ...inbox } = row;
+  return { inbox, checks: { contacts, suppressed, used_24h } };
+}
 
 /**
  * The advisory lock a submission holds: sends from one inbox pass the recipient limit one at a

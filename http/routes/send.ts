@@ -1,22 +1,22 @@
 // Send, reply and forward. The checks run before the idempotency key is claimed (a refused send
-// writes nothing); the handler then creates the review.
+// writes nothing); the handler then creates the review. A plain send reads its inbox and what it is
+// checked against in one round trip.
 import { reviewView } from '../../actors/reviews.ts';
-import { prepareSend, submitSend, type PreparedSend } from '../../actors/send.ts';
+import { plainSendRecipients, prepareSend, submitSend, type PreparedSend } from '../../actors/send.ts';
 import type { ReviewKind } from '../../storage/reviews.ts';
 import type { ApiContext, Route, RouteTable, Services } from '../context.ts';
-import { callerInbox } from '../inbox-access.ts';
+import { callerInbox, callerInboxWithSendChecks } from '../inbox-access.ts';
 import { presentSendAccepted } from '../present/reviews.ts';
 
 export function sendRoutes(s: Services): RouteTable {
   const prepared = new WeakMap<ApiContext, PreparedSend>();
-  const prepare = async (ctx: ApiContext, kind: ReviewKind) =>
-    prepareSend(s, {
-      kind,
-      inbox: await callerInbox(s, ctx),
-      agent_id: ctx.state.auth!.agent_id,
-      body: ctx.state.body,
-      message_id: ctx.state.params.message_id,
-    });
+  const prepare = async (ctx: ApiContext, kind: ReviewKind) => {
+    const recipients = kind === 'send' ? plainSendRecipients(ctx.state.body) : null;
+    const { inbox, readAhead } = recipients
+      ? await callerInboxWithSendChecks(s, ctx, recipients)
+      : { inbox: await callerInbox(s, ctx), readAhead: undefined };
+    return prepareSend(s, { kind, inbox, agent_id: ctx.state.auth!.agent_id, body: ctx.state.body, message_id: ctx.state.params.message_id, readAhead });
+  };
   const route = (kind: ReviewKind): Route => ({
     precheck: async (ctx) => {
       prepared.set(ctx, await prepare(ctx, kind));

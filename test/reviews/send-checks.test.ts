@@ -232,12 +232,16 @@ test('idempotency: the same key with another body is idempotency_conflict; clien
   assert.equal((await storedFor(agent)).reviews, 2);
 });
 
-test('another agent\'s inbox is 404, and a key without mailbox:send is 403', async () => {
+test('another agent\'s inbox is 404, by id or by address, and a key without mailbox:send is 403', async () => {
   const owner = await agentWithInbox(svc, tenant);
   const other = await agentWithInbox(svc, tenant);
   const r = await svc.api.post(`/v1/inboxes/${owner.inboxId}/send`, { to: 'a@acme.example', intent: INTENT }, other.key);
   assert.equal(r.status, 404);
   assert.equal(r.body.code, 'not_found');
+  const byAddress = await svc.api.post(`/v1/inboxes/${encodeURIComponent(owner.address)}/send`, { to: 'a@acme.example', intent: INTENT }, other.key);
+  assert.equal(byAddress.status, 404);
+  const own = await svc.api.post(`/v1/inboxes/${encodeURIComponent(owner.address)}/send`, { to: 'a@acme.example', intent: INTENT }, owner.key);
+  assert.equal(own.status, 202, 'the owner may name its inbox by address');
 
   const issued = await svc.api.post(`${owner.A}/agents/${owner.agentId}/keys`, { permissions: ['mailbox:read'] }, tenant.consoleToken);
   assert.equal(issued.status, 201, issued.text);
