@@ -5,6 +5,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
 
+const SUITE_LIMIT_MINUTES = 14;
+
 async function testFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
@@ -28,15 +30,23 @@ async function main(): Promise<number> {
     });
     adminUrl = scratch.url;
   }
-  // --test-force-exit: a file whose tests have all finished ends even if a library left a timer
-  // behind (pg-boss can, when stopped right after it started).
+  // No --test-force-exit: with it, a file still in its top-level await (starting its service) can
+  // be ended as "finished" and its tests silently go uncounted. A file that never ends (a handle
+  // left open) is caught by this watchdog instead, and fails the run.
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', '--test-force-exit', ...files],
+      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
       { stdio: 'inherit', env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl } },
     );
-    child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
+    const watchdog = setTimeout(() => {
+      console.error(`the suite ran over ${SUITE_LIMIT_MINUTES} minutes: a test file did not finish or did not exit; stopping it`);
+      child.kill('SIGKILL');
+    }, SUITE_LIMIT_MINUTES * 60_000);
+    child.on('exit', (c, signal) => {
+      clearTimeout(watchdog);
+      resolve(c ?? (signal ? 1 : 0));
+    });
   });
   await scratch?.close();
   return code;
