@@ -20,7 +20,7 @@ import { allowedActions, classifyRejection, type ReviewActor } from '../machines
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
-import { appendReviewEvent } from '../storage/review-events.ts';
+import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { deliverToWebhooks } from './events.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
@@ -192,17 +192,9 @@ async function emitReviewEvent(
 }
 
 /** The review lifecycle payload (contract, event types), as the event log and the queue carry it. */
-export function reviewEventPayload(item: {
-  seq: number;
-  review_id: string;
-  type: string;
-  state: string;
-  from_state: string | null;
-  category_id: string | null;
-  revision: number;
-  effective_mode: string;
-  extra: Record<string, unknown>;
-}): Record<string, unknown> {
+export function reviewEventPayload(
+  item: Pick<ReviewEventRow, 'seq' | 'review_id' | 'type' | 'state' | 'from_state' | 'category_id' | 'revision' | 'effective_mode' | 'extra'>,
+): Record<string, unknown> {
   return {
     review_id: item.review_id,
     seq: item.seq,

@@ -3,18 +3,15 @@
 //    receiver gets the POST, one message at a time over one SMTP connection.
 // 2. Stream fan-out: N open SSE clients, one event (sent over SMTP), the time until every client has it.
 // Everything runs in this process on one PostgreSQL (DATABASE_URL, or an embedded one in a temp folder).
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
-import { openScratchEmbedded } from '../storage/embedded.ts';
 import { openStream } from '../test/events/sse-client.ts';
+import { benchDatabase, benchEnv } from './_service.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -82,20 +79,9 @@ export async function run(argv: string[]): Promise<void> {
   const clients = Number(values.clients);
   const rounds = Number(values.rounds);
 
-  const scratch = process.env.DATABASE_URL ? null : await openScratchEmbedded({ database: 'bench' });
-  const tmp = scratch?.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-')));
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: '0',
-    DATA_DIR: tmp,
-    INBOX_DOMAIN: 'bench.test',
-    LOG_LEVEL: 'silent',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  });
-  const svc = await startService(config, { databaseUrl: process.env.DATABASE_URL ?? scratch!.url });
+  const database = await benchDatabase();
+  const config = loadConfig(benchEnv(database.dataDir, { WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '1000000' }));
+  const svc = await startService(config, { databaseUrl: database.url });
   const base = svc.httpUrl!;
   const post = async (p: string, body: unknown, token?: string) => {
     const res = await fetch(base + p, {
@@ -174,6 +160,5 @@ export async function run(argv: string[]): Promise<void> {
   smtp.close();
   receiver.close();
   await svc.stop();
-  if (scratch) await scratch.close();
-  else await fs.rm(tmp, { recursive: true, force: true });
+  await database.close();
 }

@@ -8,10 +8,7 @@
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -20,8 +17,8 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
-import { openScratchEmbedded } from '../storage/embedded.ts';
 import { cpuPerUnit, withCpu } from './_cpu.ts';
+import { benchDatabase, benchEnv } from './_service.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -56,13 +53,6 @@ async function startRelay() {
   };
 }
 
-/** The embedded server's local socket (in /tmp, named after its port), when it has one. */
-function localSocketUrl(tcpUrl: string): string {
-  const u = new URL(tcpUrl);
-  if (!fsSync.existsSync(`/tmp/.s.PGSQL.${u.port}`)) return tcpUrl;
-  return `postgres://${u.username}:${u.password}@/${u.pathname.slice(1)}?host=/tmp&port=${u.port}`;
-}
-
 async function until(check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!(await check())) {
@@ -86,21 +76,10 @@ export async function run(argv: string[]): Promise<void> {
   const agentCount = Number(values.agents);
   const approvals = Number(values.approvals);
 
-  const scratch = process.env.DATABASE_URL ? null : await openScratchEmbedded({ database: 'bench' });
-  const tmp = scratch?.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-bench-')));
+  const database = await benchDatabase();
   const relay = await startRelay();
-  const env = {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: '0',
-    DATA_DIR: tmp,
-    INBOX_DOMAIN: 'bench.test',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    SMTP_URL: relay.url,
-  };
-  const databaseUrl = process.env.DATABASE_URL ?? localSocketUrl(scratch!.url);
+  const env = benchEnv(database.dataDir, { RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: relay.url });
+  const databaseUrl = database.url;
   const svc = await startService(loadConfig(env), { databaseUrl });
   const base = svc.httpUrl!;
   const children: ChildProcess[] = [];
@@ -154,8 +133,7 @@ export async function run(argv: string[]): Promise<void> {
       };
     };
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
-    const pidFile = scratch ? path.join(scratch.dir, 'postgres', 'postmaster.pid') : null;
-    const result = await withCpu(pidFile, () => load(sends));
+    const result = await withCpu(database.pidFile, () => load(sends));
     console.log(
       `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
         ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${result.rate.toFixed(0)} sends/s`,
@@ -182,7 +160,6 @@ export async function run(argv: string[]): Promise<void> {
     for (const child of children) child.kill();
     await svc.stop();
     await relay.close();
-    if (scratch) await scratch.close();
-    else await fs.rm(tmp, { recursive: true, force: true });
+    await database.close();
   }
 }
