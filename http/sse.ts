@@ -21,8 +21,9 @@ import { presentEvent } from './present/events.ts';
 
 const PAGE = 500;
 // How soon a stream reads again when committed events wait behind a transaction still running
-// (which may never publish, and so never wake it).
+// (which may never publish, and so never wake it): soon, then less often while it stays open.
 const HELD_RETRY_MS = 20;
+const HELD_RETRY_MAX_MS = 1_000;
 
 type Stream = {
   scope: Scope;
@@ -30,6 +31,8 @@ type Stream = {
   cursor: EventPosition;
   out: http.ServerResponse;
   retry: NodeJS.Timeout | null;
+  /** Reads in a row that found events held back. */
+  heldReads: number;
   pumping: boolean;
   again: boolean;
   closed: boolean;
@@ -94,12 +97,14 @@ export function createEventFeed(s: Services): EventFeed {
           if (!canSeeEvent(st.scope, row) || (st.types && !st.types.has(row.type))) continue;
           await write(st, `id: ${publicEventId(row.id)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row))}\n\n`);
         }
+        // A read that moved on starts the back-off again.
+        st.heldReads = !held ? 0 : rows.length > 0 ? 1 : st.heldReads + 1;
         if (held && !st.retry && !st.closed) {
           st.retry = setTimeout(() => {
             st.retry = null;
             reads.clear();
             void pump(st);
-          }, HELD_RETRY_MS);
+          }, Math.min(HELD_RETRY_MAX_MS, HELD_RETRY_MS * 2 ** (st.heldReads - 1)));
         }
         if (rows.length < PAGE && !st.again) return;
       }
@@ -167,6 +172,7 @@ export function createEventFeed(s: Services): EventFeed {
         cursor: after === null ? await newestEventPosition(s.db, org) : await positionOfEvent(s.db, org, after),
         out: ctx.res,
         retry: null,
+        heldReads: 0,
         pumping: false,
         again: false,
         closed: false,
