@@ -11,6 +11,7 @@ import {
   releaseIdempotencyKey,
   type IdempotencyScope,
 } from '../storage/idempotency.ts';
+import { sealerFor } from '../service/encryption.ts';
 import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { Problem, errorResponse } from './errors.ts';
@@ -155,10 +156,11 @@ async function scopeOf(ctx: ApiContext, route: Route, key: string): Promise<Idem
 const WAIT_FOR_FIRST_MS = 10_000;
 
 function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
+  const sealer = sealerFor(s.config);
   return async (ctx, next) => {
     const key = op.idempotent ? idempotencyKeyOf(ctx) : null;
     const scope = key ? await scopeOf(ctx, route, key) : null;
-    if (route.precheck && !(scope && (await readIdempotencyKey(s.db, scope))?.response)) await route.precheck(ctx);
+    if (route.precheck && !(scope && (await readIdempotencyKey(s.db, scope, sealer))?.response)) await route.precheck(ctx);
     if (!scope) return next();
     // The exact bytes, so a retry that spells a field differently is a different request.
     const hash = crypto
@@ -170,7 +172,7 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
     if (!(await claimIdempotencyKey(s.db, scope, hash))) {
       const deadline = Date.now() + WAIT_FOR_FIRST_MS;
       for (;;) {
-        const found = await readIdempotencyKey(s.db, scope);
+        const found = await readIdempotencyKey(s.db, scope, sealer);
         if (found && found.request_hash !== hash) {
           throw new Problem('idempotency_conflict', {
             detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
@@ -201,11 +203,12 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
     } catch (err) {
       const rendered = errorResponse(err, ctx.state.requestId, problemsBase(s), op.envelope);
       if (rendered.status < 500 && rendered.status !== 429) {
-        await completeIdempotencyKey(s.db, scope, {
-          status: rendered.status,
-          body: rendered.body,
-          headers: { ...rendered.headers, 'Content-Type': rendered.contentType },
-        });
+        await completeIdempotencyKey(
+          s.db,
+          scope,
+          { status: rendered.status, body: rendered.body, headers: { ...rendered.headers, 'Content-Type': rendered.contentType } },
+          sealer,
+        );
       } else {
         await releaseIdempotencyKey(s.db, scope).catch(() => {});
       }
@@ -218,7 +221,7 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
     const headers: Record<string, string> = {};
     const location = ctx.response.get('Location');
     if (location) headers.Location = location;
-    await completeIdempotencyKey(s.db, scope, { status: ctx.status, body: ctx.body ?? null, headers });
+    await completeIdempotencyKey(s.db, scope, { status: ctx.status, body: ctx.body ?? null, headers }, sealer);
   };
 }
 

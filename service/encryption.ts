@@ -48,3 +48,9 @@ export function open(key: Buffer, sealed: Buffer): string {
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
+
+/** seal and open bound to the service's key. */
+export function sealerFor(config: Pick<Config, 'encryptionKey' | 'dataDir'>): { seal(plaintext: string): Buffer; open(sealed: Buffer): string } {
+  const key = encryptionKey(config);
+  return { seal: (plaintext) => seal(key, plaintext), open: (sealed) => open(key, sealed) };
+}

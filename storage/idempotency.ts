@@ -15,23 +15,35 @@ export async function claimIdempotencyKey(db: Executor, s: IdempotencyScope, req
   return rowCount === 1;
 }
 
-export async function readIdempotencyKey(db: Executor, s: IdempotencyScope): Promise<IdempotencyRecord | null> {
-  const { rows } = await db.query<{ request_hash: string; status: number | null; body: unknown; headers: Record<string, string> | null }>(
-    'SELECT request_hash, status, body, headers FROM idempotency_keys WHERE org_id = $1 AND scope = $2 AND key = $3',
-    [s.org_id, s.scope, s.key],
-  );
+/** Seals and opens stored response bodies (see service/encryption.ts). */
+export type Sealer = { seal(plaintext: string): Buffer; open(sealed: Buffer): string };
+
+export async function readIdempotencyKey(db: Executor, s: IdempotencyScope, sealer: Sealer): Promise<IdempotencyRecord | null> {
+  const { rows } = await db.query<{
+    request_hash: string;
+    status: number | null;
+    body: unknown;
+    body_sealed: Buffer | null;
+    headers: Record<string, string> | null;
+  }>('SELECT request_hash, status, body, body_sealed, headers FROM idempotency_keys WHERE org_id = $1 AND scope = $2 AND key = $3', [
+    s.org_id,
+    s.scope,
+    s.key,
+  ]);
   const row = rows[0];
   if (!row) return null;
+  const body = row.body_sealed ? JSON.parse(sealer.open(row.body_sealed)) : row.body;
   return {
     request_hash: row.request_hash,
-    response: row.status === null ? null : { status: row.status, body: row.body, headers: row.headers ?? {} },
+    response: row.status === null ? null : { status: row.status, body, headers: row.headers ?? {} },
   };
 }
 
-export async function completeIdempotencyKey(db: Executor, s: IdempotencyScope, r: StoredResponse): Promise<void> {
+/** Stores the response to replay, its body sealed: it may hold a secret shown only once. */
+export async function completeIdempotencyKey(db: Executor, s: IdempotencyScope, r: StoredResponse, sealer: Sealer): Promise<void> {
   await db.query(
-    'UPDATE idempotency_keys SET status = $4, body = $5, headers = $6 WHERE org_id = $1 AND scope = $2 AND key = $3',
-    [s.org_id, s.scope, s.key, r.status, JSON.stringify(r.body ?? null), JSON.stringify(r.headers)],
+    'UPDATE idempotency_keys SET status = $4, body_sealed = $5, headers = $6 WHERE org_id = $1 AND scope = $2 AND key = $3',
+    [s.org_id, s.scope, s.key, r.status, sealer.seal(JSON.stringify(r.body ?? null)), JSON.stringify(r.headers)],
   );
 }
 

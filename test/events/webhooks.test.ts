@@ -125,8 +125,25 @@ describe('registering a webhook', () => {
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.body.id, first.body.id);
+    assert.equal(again.body.secret, first.body.secret, 'the replay is the first response, secret included');
     const n = await svc.services.db.query('SELECT count(*)::int AS n FROM webhooks WHERE id = $1', [first.body.id]);
     assert.equal(n.rows[0].n, 1);
+  });
+
+  test('a stored registration response keeps its one-time secret sealed, not in clear', async () => {
+    const body = { url: receiver.url, client_id: `sealed-${Date.now()}` };
+    const first = await svc.api.post('/v1/webhooks', body, agent.agentKey);
+    assert.equal(first.status, 201);
+    assert.ok(typeof first.body.secret === 'string' && first.body.secret.length > 10);
+    const { rows } = await svc.services.db.query(
+      'SELECT body, body_sealed, headers::text AS headers FROM idempotency_keys WHERE key = $1',
+      [body.client_id],
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].body, null);
+    assert.ok(Buffer.isBuffer(rows[0].body_sealed));
+    assert.equal(rows[0].body_sealed.includes(Buffer.from(first.body.secret)), false, 'the secret is not stored in clear');
+    assert.equal(rows[0].headers.includes(first.body.secret), false);
   });
 });
 
