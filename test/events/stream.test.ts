@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
+import type { PoolClient } from 'pg';
 import { publishEvent } from '../../actors/events.ts';
 import { addInbox, publish, receiveMessage } from './helpers.ts';
 import { openStream, type SseClient } from './sse-client.ts';
@@ -22,6 +23,18 @@ async function stream(key: string, path = '/v1/events/stream', headers: Record<s
   const s = await openStream(svc.url, path, { token: key, headers });
   streams.push(s);
   return s;
+}
+
+/** Runs fn on a connection of its own inside BEGIN (fn commits or rolls back), then releases it. */
+async function inOpenTransaction(fn: (tx: PoolClient) => Promise<void>): Promise<void> {
+  const tx = await svc.services.db.connect();
+  try {
+    await tx.query('BEGIN');
+    await fn(tx);
+  } finally {
+    await tx.query('ROLLBACK').catch(() => {}); // when fn failed before ending it
+    tx.release();
+  }
 }
 
 /** The public ids in the log's order: by writing transaction, then id. */
@@ -177,9 +190,7 @@ describe('the event stream', () => {
 
   test('an event whose transaction commits after a newer one is still sent, and first', async () => {
     const s = await stream(agent.agentKey);
-    const slow = await svc.services.db.connect();
-    try {
-      await slow.query('BEGIN');
+    await inOpenTransaction(async (slow) => {
       const early = await publishEvent(slow, svc.services.queue, { org_id: tenant.orgId, project_id: tenant.projectId, inbox_id: inbox.id, agent_id: agent.agentId, type: 'review.sent', payload: { review_id: 'rr_early' } });
       const late = await reviewEvent(tenant, agent.agentId, inbox.id, 7);
       assert.ok(late.id > early.id);
@@ -193,17 +204,13 @@ describe('the event stream', () => {
       const [next] = await resumed.waitForEvents(1);
       assert.equal(next!.id, `evt_${late.id}`);
       resumed.close();
-    } finally {
-      slow.release();
-      s.close();
-    }
+    });
+    s.close();
   });
 
   test('events held back by a transaction that publishes nothing arrive once it ends', async () => {
     const s = await stream(agent.agentKey);
-    const other = await svc.services.db.connect();
-    try {
-      await other.query('BEGIN');
+    await inOpenTransaction(async (other) => {
       await other.query('SELECT pg_current_xact_id()'); // a running transaction with an id, as any writer has
       const held = await reviewEvent(tenant, agent.agentId, inbox.id, 8);
       await new Promise((r) => setTimeout(r, 200));
@@ -211,10 +218,8 @@ describe('the event stream', () => {
       await other.query('ROLLBACK');
       const [ev] = await s.waitForEvents(1);
       assert.equal(ev!.id, `evt_${held.id}`);
-    } finally {
-      other.release();
-      s.close();
-    }
+    });
+    s.close();
   });
 
   test('positions compare as transaction ids, not as text: 99 comes before 100', async () => {
