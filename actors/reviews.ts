@@ -24,6 +24,7 @@ import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { deliverToWebhooks } from './events.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
+import type { SendBody } from './send.ts';
 
 export const DELIVERY_QUEUE = 'review-delivery';
 export const ESCALATION_QUEUE = 'review-escalation';
@@ -364,16 +365,8 @@ export function throwRecipientRejection(r: ReturnType<typeof checkRecipients>): 
   });
 }
 
-export type ReviseInput = {
-  parent_revision: number;
-  rules_version?: number;
-  to?: unknown;
-  cc?: unknown;
-  subject?: string;
-  text?: string;
-  body?: string;
-  intent?: unknown;
-};
+/** A revision's body: the draft fields of a send, on top of the revision it revises. */
+export type ReviseInput = { parent_revision: number; rules_version?: number } & Pick<SendBody, 'to' | 'cc' | 'subject' | 'text' | 'body' | 'intent'>;
 
 export const composer = {
   cancel(s: ReviewServices, c: ComposerScope, id: string, reason: string | null) {
