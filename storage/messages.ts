@@ -102,7 +102,7 @@ export type ThreadPlacement = {
 const MAX_PARTICIPANTS = 100;
 
 // One statement, prepared once per connection: the thread found (by Message-ID, else by subject,
-// else new), the message, its raw source, its attachments, its thread's keys, and the thread
+// else new), the message, its search vector and word pairs, its raw source, its attachments, its thread's keys, and the thread
 // created or counted one more (the message becomes its last when it is the newest). The caller
 // holds the thread-key locks (threadKeyLocks) from an earlier statement, so this statement's
 // snapshot sees every thread a concurrent message sharing a key committed.
@@ -117,6 +117,9 @@ const INSERT_MESSAGE = `
           AND t.updated_at > $46::timestamptz AND $45::text = ANY(t.participants)
         ORDER BY t.updated_at DESC LIMIT 1),
       $5::text) AS thread_id),
+  -- Bodies are cut at 100,000 characters: to_tsvector refuses results over 1 MiB.
+  vec AS MATERIALIZED (
+    SELECT message_search_vector($16::text, $26::text, left(coalesce($22::text, $24::text, ''), 100000)) AS search),
   msg AS (
     INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen,
       from_name, from_email, to_addrs, cc_addrs, reply_to, raw_from, raw_to, subject, date, date_header,
@@ -128,6 +131,9 @@ const INSERT_MESSAGE = `
       $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text
       FROM place
     RETURNING seq, received_at, thread_id),
+  srch AS (
+    INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs)
+    SELECT $1, $3, msg.seq, $4, vec.search, search_word_pairs(vec.search) FROM msg, vec),
   src AS (
     INSERT INTO message_sources (org_id, project_id, inbox_id, message_id, raw) VALUES ($1, $2, $3, $4, $31)),
   att AS (
@@ -348,11 +354,10 @@ export type SearchQuery = {
 };
 
 // Full-text ranking reads every candidate's vector; the candidates are the newest matches up to
-// this many, so a word found in half of a 100,000-message inbox costs about what a rare one does
-// (a phrase of common words that is itself rare still reads every message containing its words).
+// this many, so a word found in half of a 100,000-message inbox costs about what a rare one does.
 export const SEARCH_RANKED_WINDOW = 500;
 
-const SEARCH_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
+const MESSAGE_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
         AND ($4::text IS NULL OR position(lower($4) IN lower(coalesce(m.from_email, '') || ' ' || coalesce(m.from_name, ''))) > 0)
         AND ($5::text IS NULL OR EXISTS (
               SELECT 1 FROM jsonb_array_elements(m.to_addrs || m.cc_addrs) a
@@ -361,21 +366,37 @@ const SEARCH_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
         AND ($7::text IS NULL OR m.folder = $7)
         AND ($8::timestamptz IS NULL OR m.received_at >= $8)
         AND ($9::timestamptz IS NULL OR m.received_at < $9)
-        AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)
-        AND ($13::text IS NULL OR m.search @@ plainto_tsquery('english', $13))
-        AND ($14::text IS NULL OR m.search @@ plainto_tsquery('english', $14))
-        AND ($15::text IS NULL OR m.search @@ websearch_to_tsquery('english', $15))`;
+        AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)`;
+
+// Conditions on message_search s: whole addresses, then the index narrowing of phraseParts.
+const TEXT_FILTERS = `s.org_id = $1 AND s.inbox_id = $2
+        AND ($13::text IS NULL OR s.search @@ plainto_tsquery('english', $13))
+        AND ($14::text IS NULL OR s.search @@ plainto_tsquery('english', $14))
+        AND ($16::text[] IS NULL OR CASE WHEN phrase_word_pairs($16) IS NULL
+              THEN s.search @@ websearch_to_tsquery('english', $15) ELSE s.pairs @> phrase_word_pairs($16) END)`;
+
+const FROM_SEARCH = `message_search s JOIN messages m ON m.org_id = s.org_id AND m.inbox_id = s.inbox_id AND m.id = s.message_id`;
 
 // A filter that is a whole address is also looked up in the full-text index (addresses are in
 // it), so "from this sender" does not read every message of a large inbox. Only a whole address:
 // a part of one is not a word of the index.
 const wholeAddress = (value: string | null): string | null => (value !== null && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? value : null);
 
-// A query with quoted phrases is first tested without the quotes: its words alone, which the
-// full-text index answers exactly and every match contains. Checking word positions for a phrase
-// costs far more, and is then done only for messages that have all its words. Not with a
-// negation, where dropping the quotes would change which messages qualify.
-const phraseWords = (q: string | null): string | null => (q !== null && q.includes('"') && !q.includes('-') ? q.replaceAll('"', ' ') : null);
+// A query with quoted phrases is first narrowed by what an index answers exactly: the pairs of
+// adjacent words in its phrases, or when its phrases have none (a single word, or words parted by
+// a stop word), its words without the quotes. Checking word positions costs far more, and is then
+// done only for messages that pass. Not both: the planner would take the words' rarity and the
+// pairs' as independent, expect too few matches to read the newest first, and check thousands.
+// When every phrase is two words (phrase_pairs_exact), its pairs are the phrase: the newest
+// messages with them and the other words (`rest`) are taken, and the phrase itself is checked
+// after, against those only, for a hash collision. Only for a plain conjunction: with a negation
+// or an "or", a phrase need not be in every match.
+export function phraseParts(q: string | null): { words: string; phrases: string[]; rest: string | null } | null {
+  if (q === null || !q.includes('"') || q.includes('-') || /(^|[\s"])or([\s"]|$)/i.test(q)) return null;
+  if (q.match(/"/g)!.length % 2 !== 0) return null;
+  const rest = q.replace(/"[^"]*"/g, ' ').trim();
+  return { words: q.replaceAll('"', ' '), phrases: [...q.matchAll(/"([^"]*)"/g)].map((m) => m[1]!), rest: rest === '' ? null : rest };
+}
 
 /**
  * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
@@ -383,22 +404,34 @@ const phraseWords = (q: string | null): string | null => (q !== null && q.includ
  * The page's rows are read in full only after the page is chosen.
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
+  const phrase = phraseParts(s.q);
+  const from = wholeAddress(s.from);
+  const to = wholeAddress(s.to);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    wholeAddress(s.from), wholeAddress(s.to), phraseWords(s.q)];
-  const hits = s.q === null
-    ? `SELECT m.id, m.seq, 0::real AS rank FROM messages m WHERE $3::text IS NULL AND ${SEARCH_FILTERS}
-        ORDER BY m.seq DESC LIMIT $11 OFFSET $12`
-    : `SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
-         FROM (SELECT m.id, m.seq, m.search FROM messages m
-                WHERE ${SEARCH_FILTERS} AND m.search @@ websearch_to_tsquery('english', $3)
-                ORDER BY m.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`;
+    from, to, phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null];
+  // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
+  const [hits, used] = s.q !== null
+    ? [`SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
+         FROM (SELECT s.message_id AS id, s.seq, s.search FROM ${FROM_SEARCH}
+                WHERE ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
+                  AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
+                      THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
+                      ELSE s.search @@ websearch_to_tsquery('english', $3) END
+                ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
+        WHERE c.search @@ websearch_to_tsquery('english', $3)
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 17]
+    : from !== null || to !== null
+      ? [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${FROM_SEARCH}
+          WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
+          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 16]
+      : [`SELECT m.id, m.seq, 0::real AS rank FROM messages m WHERE $3::text IS NULL AND ${MESSAGE_FILTERS}
+          ORDER BY m.seq DESC LIMIT $11 OFFSET $12`, 12];
   const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
     `WITH hits AS (${hits})
      SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits
        JOIN messages m ON m.org_id = $1 AND m.inbox_id = $2 AND m.id = hits.id
       ORDER BY hits.rank DESC, hits.seq DESC`,
-    values,
+    values.slice(0, used),
   );
   return rows;
 }

@@ -42,6 +42,31 @@ test('web-search syntax: phrases, or, and exclusion', async () => {
   assert.deepEqual(subjects(await search('q=zeppelin')), []);
 });
 
+test('a quoted phrase finds exactly the messages whose words stand in that order, whatever separates them', async () => {
+  const box = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
+  const texts = [
+    'The status report is late. Status of the report: unknown.',
+    'Report status first, then the status, report.',
+    'Shipping the release-candidate build: see https://ci.example/builds/42 for the status report.',
+    'status\nreport on two lines, and a report about the status of reports',
+    'The quarterly status report, the status report again, and once more the status report.',
+  ];
+  for (const [i, text] of texts.entries()) await sendMail(svc, { from: 'ops@corp.example', to: box.address, subject: `Note ${i} status`, text });
+  const phrases = ['"status report"', '"report status"', '"status of the report"', '"status of report"', '"the status"',
+    '"release-candidate build"', '"status report" late', '"status report" "report again"', '"note 3 status report"',
+    '"ci.example/builds/42"', '"status, report"', '"reports"', '"report on two lines"', '"status report'];
+  for (const q of phrases) {
+    const r = await svc.api.get(`/v1/inboxes/${box.id}/messages/search?q=${encodeURIComponent(q)}&limit=100`, agentKey);
+    assert.equal(r.status, 200, r.text);
+    const { rows } = await svc.services.db.query<{ id: string }>(
+      `SELECT message_id AS id FROM message_search WHERE inbox_id = $1 AND search @@ websearch_to_tsquery('english', $2) ORDER BY message_id`, [box.id, q]);
+    assert.deepEqual(r.body.data.map((m: any) => m.id).sort(), rows.map((x) => x.id), `${q}: the matches of PostgreSQL's own phrase test`);
+  }
+  const found = async (q: string) => (await svc.api.get(`/v1/inboxes/${box.id}/messages/search?q=${encodeURIComponent(q)}`, agentKey)).body.data.length;
+  assert.equal(await found('"status report"'), 5, 'in every body, across a comma, a line break and a URL too');
+  assert.equal(await found('"report status"'), 1);
+});
+
 test('names, addresses, local parts and domains are searchable', async () => {
   assert.deepEqual(subjects(await search('q=hopper')), ['Compiler invoice']);
   assert.deepEqual(subjects(await search('q=grace%40navy.example')), ['Compiler invoice']);
