@@ -434,7 +434,7 @@ export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: 
     }
   };
   await Promise.all([worker(), worker()]);
-  await db.query('VACUUM ANALYZE messages');
+  await db.query('VACUUM ANALYZE messages, message_search');
   return { count, seconds: (performance.now() - started) / 1000, vocabulary: words, senders };
 }
 

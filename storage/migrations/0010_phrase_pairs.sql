@@ -67,3 +67,6 @@ ALTER TABLE messages DROP COLUMN search;
 
 CREATE INDEX message_search_words ON message_search USING gin (search);
 CREATE INDEX message_search_pairs ON message_search USING gin (pairs);
+
+-- Plans for searches need the new table's statistics from the start.
+ANALYZE message_search;
