@@ -67,6 +67,25 @@ test('a quoted phrase finds exactly the messages whose words stand in that order
   assert.equal(await found('"report status"'), 1);
 });
 
+test('a two-word phrase whose pair key collides with a stored pair finds nothing', async () => {
+  // Two different word pairs with the same 31-bit pair key, looked for among 160,000 made-up pairs.
+  const { rows } = await svc.services.db.query<{ stored: string; sought: string }>(`
+    SELECT min(a || ' ' || b) AS stored, max(a || ' ' || b) AS sought FROM (
+      SELECT a, b, ((hashtext(a)::int8 * 1000003 + hashtext(b)) & 2147483647) AS k
+        FROM (SELECT 'zq' || i AS a FROM generate_series(1, 400) i) x, (SELECT 'zv' || j AS b FROM generate_series(1, 400) j) y) p
+     GROUP BY k HAVING count(*) > 1 LIMIT 1`);
+  const { stored, sought } = rows[0]!;
+  const keys = await svc.services.db.query<{ same: boolean }>(
+    'SELECT phrase_word_pairs(ARRAY[$1]) = phrase_word_pairs(ARRAY[$2]) AS same', [stored, sought]);
+  assert.equal(keys.rows[0]!.same, true, `${stored} and ${sought} share a pair key`);
+  const box = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
+  await sendMail(svc, { from: 'ops@corp.example', to: box.address, subject: 'Codes', text: `The codes are ${stored} today.` });
+  const found = async (q: string) =>
+    (await svc.api.get(`/v1/inboxes/${box.id}/messages/search?q=${encodeURIComponent(q)}`, agentKey)).body.data.length;
+  assert.equal(await found(`"${stored}"`), 1);
+  assert.equal(await found(`"${sought}"`), 0, 'the index offers the message; the phrase check turns it down');
+});
+
 test('names, addresses, local parts and domains are searchable', async () => {
   assert.deepEqual(subjects(await search('q=hopper')), ['Compiler invoice']);
   assert.deepEqual(subjects(await search('q=grace%40navy.example')), ['Compiler invoice']);
