@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
 import { appendEvent, type EventRow, type NewEvent } from '../storage/events.ts';
 import { newId } from '../storage/ids.ts';
-import { insertDelivery, subscribedWebhooks } from '../storage/webhooks.ts';
+import { insertDelivery, subscribedWebhooks, type SubscribedWebhook } from '../storage/webhooks.ts';
 import type { Queue } from '../service/queue.ts';
 import { enqueueDelivery } from './workers/webhook-delivery.ts';
 
@@ -34,15 +34,20 @@ export type MessageReceivedPayload = {
  * each with its job. Workers are woken when the transaction commits.
  */
 export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEvent): Promise<EventRow> {
-  const row = await appendEvent(tx, event);
-  await deliverToWebhooks(tx, queue, row);
+  const { row, subscribers } = await appendEvent(tx, event, goesToWebhooks(event));
+  await createDeliveries(tx, queue, row, subscribers);
   return row;
 }
 
 /** One delivery (and its job) per active webhook subscribed to this logged event. */
 export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: EventRow): Promise<void> {
-  if (!row.inbox_id || !WEBHOOK_EVENT_TYPES.includes(row.type)) return;
-  const hooks = await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id });
+  if (!goesToWebhooks(row)) return;
+  await createDeliveries(tx, queue, row, await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id! }));
+}
+
+const goesToWebhooks = (e: { inbox_id?: string | null; type: string }): boolean => Boolean(e.inbox_id) && WEBHOOK_EVENT_TYPES.includes(e.type);
+
+async function createDeliveries(tx: pg.ClientBase, queue: Queue, row: EventRow, hooks: SubscribedWebhook[]): Promise<void> {
   for (const w of hooks) {
     const delivery = await insertDelivery(tx, {
       org_id: w.org_id,

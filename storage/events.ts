@@ -1,4 +1,5 @@
 import { notifyOnCommit, type Executor } from './db.ts';
+import { subscribedTo, type SubscribedWebhook } from './webhooks.ts';
 
 export const EVENTS_CHANNEL = 'agent_inbox_events';
 
@@ -25,21 +26,26 @@ export function eventSequence(value: string): number | null {
 }
 
 /**
- * Appends an event inside the caller's transaction. The NOTIFY is delivered when that
- * transaction commits, so listeners never see an event that was rolled back. Readers order the
- * log by position (see EventPosition), so concurrent writers need no lock.
+ * Appends an event inside the caller's transaction, and with `toWebhooks`, finds in the same
+ * statement the webhooks subscribed to it. The NOTIFY is delivered when that transaction commits,
+ * so listeners never see an event that was rolled back. Readers order the log by position (see
+ * EventPosition), so concurrent writers need no lock.
  */
-export async function appendEvent(tx: Executor, e: NewEvent): Promise<EventRow> {
-  const { rows } = await tx.query<EventRow>({
+export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean): Promise<{ row: EventRow; subscribers: SubscribedWebhook[] }> {
+  const { rows } = await tx.query<EventRow & { subscribers: SubscribedWebhook[] }>({
     name: 'events-append',
-    text: `INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at`,
-    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload)],
+    text: `WITH e AS (
+             INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at)
+           SELECT e.*, coalesce((SELECT json_agg(json_build_object('org_id', w.org_id, 'project_id', w.project_id, 'id', w.id))
+                                   FROM webhooks w WHERE $7::bool AND ${subscribedTo('e.org_id', 'e.type', 'e.inbox_id')}), '[]') AS subscribers
+             FROM e`,
+    values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload), toWebhooks],
   });
-  const row = rows[0]!;
+  const { subscribers, ...row } = rows[0]!;
   await notifyEventOnCommit(tx, row);
-  return row;
+  return { row, subscribers };
 }
 
 /** Wakes the streams and waits of every process once the event's transaction commits. */

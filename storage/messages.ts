@@ -102,10 +102,11 @@ export type ThreadPlacement = {
 const MAX_PARTICIPANTS = 100;
 
 // One statement, prepared once per connection: the thread found (by Message-ID, else by subject,
-// else new), the message, its search vector and word pairs, its raw source, its attachments, its thread's keys, and the thread
-// created or counted one more (the message becomes its last when it is the newest). The caller
-// holds the thread-key locks (threadKeyLocks) from an earlier statement, so this statement's
-// snapshot sees every thread a concurrent message sharing a key committed.
+// else new), the message, its search vector and word pairs, its raw source, its attachments, its
+// thread's keys, and the thread created or counted one more (the message becomes its last when it
+// is the newest). The caller holds the thread-key locks (threadKeyLocks) from an earlier
+// statement, so this statement's snapshot sees every thread a concurrent message sharing a key
+// committed.
 const INSERT_MESSAGE = `
   WITH place AS (
     SELECT coalesce(
@@ -133,7 +134,7 @@ const INSERT_MESSAGE = `
     RETURNING seq, received_at, thread_id),
   srch AS (
     INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs)
-    SELECT $1, $3, msg.seq, $4, vec.search, search_word_pairs(vec.search) FROM msg, vec),
+    SELECT $1, $3, msg.seq, $4, vec.search, ARRAY(SELECT k FROM search_word_pair_keys(vec.search) k) FROM msg, vec),
   src AS (
     INSERT INTO message_sources (org_id, project_id, inbox_id, message_id, raw) VALUES ($1, $2, $3, $4, $31)),
   att AS (

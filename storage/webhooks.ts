@@ -122,21 +122,23 @@ export async function rotateWebhookSecret(
   return rows[0] ?? null;
 }
 
+export type SubscribedWebhook = Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>;
+
 /**
- * The active webhooks subscribed to an event about an inbox: those naming the inbox, and those of
- * the inbox's owning agent that name no inbox.
+ * The condition on webhooks `w` subscribed to an event about an inbox: active, naming the event's
+ * type, and naming the inbox or, naming none, owned by the inbox's agent. The event's org, type
+ * and inbox are SQL expressions.
  */
-export async function subscribedWebhooks(
-  db: Executor,
-  e: { org_id: string; type: string; inbox_id: string },
-): Promise<Array<Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>>> {
-  const { rows } = await db.query<Pick<WebhookRow, 'org_id' | 'project_id' | 'id'>>({
+export const subscribedTo = (org: string, type: string, inbox: string): string =>
+  `w.org_id = ${org} AND w.active AND ${type} = ANY (w.events)
+   AND (w.inbox_id = ${inbox}
+        OR (w.inbox_id IS NULL AND w.agent_id = (SELECT agent_id FROM inboxes WHERE org_id = ${org} AND id = ${inbox})))`;
+
+/** The active webhooks subscribed to an event about an inbox (see subscribedTo). */
+export async function subscribedWebhooks(db: Executor, e: { org_id: string; type: string; inbox_id: string }): Promise<SubscribedWebhook[]> {
+  const { rows } = await db.query<SubscribedWebhook>({
     name: 'webhooks-subscribed',
-    text: `SELECT w.org_id, w.project_id, w.id
-             FROM webhooks w
-            WHERE w.org_id = $1 AND w.active AND $2 = ANY (w.events)
-              AND (w.inbox_id = $3
-                   OR (w.inbox_id IS NULL AND w.agent_id = (SELECT agent_id FROM inboxes WHERE org_id = $1 AND id = $3)))`,
+    text: `SELECT w.org_id, w.project_id, w.id FROM webhooks w WHERE ${subscribedTo('$1', '$2', '$3')}`,
     values: [e.org_id, e.type, e.inbox_id],
   });
   return rows;

@@ -22,18 +22,22 @@ CREATE FUNCTION message_search_vector(subject text, addresses text, body text) R
 -- is a 31-bit hash of its lexemes' hashtext (what hash partitioning and hash indexes rest on, so
 -- it does not change between server versions): a collision only makes a message a candidate,
 -- since the phrase itself is still checked. Repeated pairs are left in; the index keeps one.
-CREATE FUNCTION search_word_pairs(v tsvector) RETURNS int4[]
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT coalesce(array_agg(((a.h::int8 * 1000003 + b.h) & 2147483647)::int4), '{}')
-    FROM (SELECT hashtext(lexeme) AS h, unnest(positions) AS pos FROM unnest(v)) a
-    JOIN (SELECT hashtext(lexeme) AS h, unnest(positions) - 1 AS pos FROM unnest(v)) b USING (pos) $$;
+-- A set-returning SQL function that is not STRICT is inlined into the statement calling it, so
+-- the insert that stores a message plans this once per connection, not once per message. Each
+-- lexeme is hashed once, not once per position.
+CREATE FUNCTION search_word_pair_keys(v tsvector) RETURNS SETOF int4
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  WITH lexemes AS MATERIALIZED (SELECT hashtext(lexeme) AS h, positions FROM unnest(v))
+  SELECT ((a.h::int8 * 1000003 + b.h) & 2147483647)::int4
+    FROM (SELECT h, unnest(positions) AS pos FROM lexemes) a
+    JOIN (SELECT h, unnest(positions) - 1 AS pos FROM lexemes) b USING (pos) $$;
 
 -- The pairs every message matching all these phrases has (NULL when there are none, as for a
 -- single word or words parted by a stop word): each phrase parsed as websearch_to_tsquery does.
 CREATE FUNCTION phrase_word_pairs(phrases text[]) RETURNS int4[]
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT array_agg(DISTINCT h)
-    FROM unnest(phrases) p, unnest(search_word_pairs(to_tsvector('english'::regconfig, p))) h $$;
+  SELECT array_agg(DISTINCT k)
+    FROM unnest(phrases) p, search_word_pair_keys(to_tsvector('english'::regconfig, p)) k $$;
 
 -- Whether having the phrases' pairs is having the phrases: so when each is two words side by side
 -- (one pair). Three words have two pairs, which may stand apart.
@@ -62,7 +66,7 @@ ALTER TABLE message_search ALTER COLUMN org_id SET STORAGE PLAIN, ALTER COLUMN i
   ALTER COLUMN message_id SET STORAGE PLAIN, ALTER COLUMN search SET STORAGE MAIN, ALTER COLUMN pairs SET STORAGE MAIN;
 
 INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs)
-  SELECT org_id, inbox_id, seq, id, search, search_word_pairs(search) FROM messages;
+  SELECT org_id, inbox_id, seq, id, search, ARRAY(SELECT k FROM search_word_pair_keys(search) k) FROM messages;
 ALTER TABLE messages DROP COLUMN search;
 
 CREATE INDEX message_search_words ON message_search USING gin (search);
