@@ -406,11 +406,10 @@ export function phraseParts(q: string | null): { words: string; phrases: string[
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
-  const from = wholeAddress(s.from);
-  const to = wholeAddress(s.to);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    from, to, phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null];
+    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null];
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
+  // Without q, the newest messages that pass the filters, walked through message_search's key.
   const [hits, used] = s.q !== null
     ? [`SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
          FROM (SELECT s.message_id AS id, s.seq, s.search FROM ${FROM_SEARCH}
@@ -421,12 +420,9 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
                 ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
         WHERE c.search @@ websearch_to_tsquery('english', $3)
         ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 17]
-    : from !== null || to !== null
-      ? [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${FROM_SEARCH}
+    : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${FROM_SEARCH}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
-          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 16]
-      : [`SELECT m.id, m.seq, 0::real AS rank FROM messages m WHERE $3::text IS NULL AND ${MESSAGE_FILTERS}
-          ORDER BY m.seq DESC LIMIT $11 OFFSET $12`, 12];
+          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 16];
   const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
     `WITH hits AS (${hits})
      SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits

@@ -70,6 +70,9 @@ INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs)
 ALTER TABLE messages DROP COLUMN search;
 
 CREATE INDEX message_search_words ON message_search USING gin (search);
+-- Searches walk message_search's key for the newest messages, filters or not; messages no longer
+-- needs an index of its own for that.
+DROP INDEX messages_recent;
 CREATE INDEX message_search_pairs ON message_search USING gin (pairs);
 
 -- Plans for searches need the new table's statistics from the start.
