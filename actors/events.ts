@@ -45,9 +45,11 @@ export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: Ev
   await createDeliveries(tx, queue, row, await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id! }));
 }
 
-const goesToWebhooks = (e: { inbox_id?: string | null; type: string }): boolean => Boolean(e.inbox_id) && WEBHOOK_EVENT_TYPES.includes(e.type);
+/** Whether webhooks can subscribe to the event: one of their types, about an inbox. */
+export const goesToWebhooks = (e: { inbox_id?: string | null; type: string }): boolean => Boolean(e.inbox_id) && WEBHOOK_EVENT_TYPES.includes(e.type);
 
-async function createDeliveries(tx: pg.ClientBase, queue: Queue, row: EventRow, hooks: SubscribedWebhook[]): Promise<void> {
+/** One delivery, with its job, per webhook found subscribed to the logged event. */
+export async function createDeliveries(tx: pg.ClientBase, queue: Queue, row: EventRow, hooks: SubscribedWebhook[]): Promise<void> {
   for (const w of hooks) {
     const delivery = await insertDelivery(tx, {
       org_id: w.org_id,

@@ -428,7 +428,7 @@ export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: 
             subject,
             normalized_subject: subject,
             participants: [from, inbox.address],
-          });
+          }, null);
         }
       });
     }

@@ -37,16 +37,22 @@ export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean
     text: `WITH e AS (
              INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
              VALUES ($1, $2, $3, $4, $5, $6)
-             RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at)
-           SELECT e.*, coalesce((SELECT json_agg(json_build_object('org_id', w.org_id, 'project_id', w.project_id, 'id', w.id))
-                                   FROM webhooks w WHERE $7::bool AND ${subscribedTo('e.org_id', 'e.type', 'e.inbox_id')}), '[]') AS subscribers
-             FROM e`,
+             RETURNING ${EVENT_COLUMNS})
+           SELECT e.*, ${subscribersOf('e', '$7::bool')} AS subscribers FROM e`,
     values: [e.org_id, e.project_id, e.inbox_id ?? null, e.agent_id ?? null, e.type, JSON.stringify(e.payload), toWebhooks],
   });
   const { subscribers, ...row } = rows[0]!;
   await notifyEventOnCommit(tx, row);
   return { row, subscribers };
 }
+
+/** An event row's columns, as INSERT ... RETURNING lists them. */
+export const EVENT_COLUMNS = 'id, org_id, project_id, inbox_id, agent_id, type, payload, created_at';
+
+/** SQL: the webhooks subscribed to the just-inserted event `ev`, as a JSON array, when `when` holds. */
+export const subscribersOf = (ev: string, when: string): string =>
+  `coalesce((SELECT json_agg(json_build_object('org_id', w.org_id, 'project_id', w.project_id, 'id', w.id))
+               FROM webhooks w WHERE ${when} AND ${subscribedTo(`${ev}.org_id`, `${ev}.type`, `${ev}.inbox_id`)}), '[]')`;
 
 /** Wakes the streams and waits of every process once the event's transaction commits. */
 export function notifyEventOnCommit(tx: Executor, row: Pick<EventRow, 'id' | 'org_id' | 'project_id' | 'inbox_id' | 'type'>): Promise<void> {

@@ -1,5 +1,7 @@
 import type { Executor } from './db.ts';
+import { EVENT_COLUMNS, notifyEventOnCommit, subscribersOf, type EventRow } from './events.ts';
 import { randomToken } from './ids.ts';
+import type { SubscribedWebhook } from './webhooks.ts';
 
 export type Address = { name: string; email: string };
 export const FOLDERS = ['INBOX', 'SENT', 'DRAFTS', 'TRASH', 'SPAM'] as const;
@@ -160,20 +162,43 @@ const INSERT_MESSAGE = `
       last_seq = greatest(t.last_seq, EXCLUDED.last_seq),
       updated_at = greatest(t.updated_at, EXCLUDED.updated_at),
       participants = CASE WHEN cardinality(t.participants) >= ${MAX_PARTICIPANTS} THEN t.participants
-        ELSE ARRAY(SELECT DISTINCT p FROM unnest(t.participants || EXCLUDED.participants) p LIMIT ${MAX_PARTICIPANTS}) END)
-  SELECT seq, received_at, thread_id FROM msg`;
+        ELSE ARRAY(SELECT DISTINCT p FROM unnest(t.participants || EXCLUDED.participants) p LIMIT ${MAX_PARTICIPANTS}) END),
+  ev AS (
+    INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
+    SELECT $1, $2, $3, $48::text, $49::text,
+           jsonb_set(jsonb_set($50::jsonb, '{message,thread_id}', to_jsonb(msg.thread_id)), '{message,date}',
+                     coalesce($50::jsonb #> '{message,date}', to_jsonb(to_char(msg.received_at AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"'))))
+      FROM msg WHERE $50::jsonb IS NOT NULL
+    RETURNING ${EVENT_COLUMNS})
+  SELECT msg.seq, msg.received_at, msg.thread_id, to_json(ev) AS event, ${subscribersOf('ev', '$51::bool')} AS subscribers
+    FROM msg LEFT JOIN ev ON true`;
 
 /**
- * Writes the message with its raw source and attachments, placed in its thread; returns its
- * sequence, receive time and thread.
+ * The event announcing a stored message, appended by the same statement. Its payload's
+ * `message.thread_id` is filled in once the thread is known, and `message.date`, when absent, with
+ * the receive time as an HTTP date (as Date.prototype.toUTCString writes it).
+ */
+export type MessageEventDraft = {
+  type: string;
+  agent_id: string | null;
+  payload: Record<string, unknown> & { message: Record<string, unknown> };
+  to_webhooks: boolean;
+};
+
+/**
+ * Writes the message with its raw source and attachments, placed in its thread, and its event when
+ * given; returns its sequence, receive time and thread, the event, and the webhooks subscribed to
+ * it. The event's NOTIFY goes out when the transaction commits.
  */
 export async function insertMessage(
   tx: Executor,
   m: Omit<NewMessage, 'thread_id'>,
   place: ThreadPlacement,
-): Promise<{ seq: number; received_at: Date; thread_id: string }> {
+  event: MessageEventDraft | null,
+): Promise<{ seq: number; received_at: Date; thread_id: string; event: EventRow | null; subscribers: SubscribedWebhook[] }> {
   const a = m.attachments;
-  const { rows } = await tx.query<{ seq: number; received_at: Date; thread_id: string }>({
+  type Row = { seq: number; received_at: Date; thread_id: string; event: (Omit<EventRow, 'created_at'> & { created_at: string }) | null; subscribers: SubscribedWebhook[] };
+  const { rows } = await tx.query<Row>({
     name: 'mailbox-insert-message',
     text: INSERT_MESSAGE,
     values: [m.org_id, m.project_id, m.inbox_id, m.id, place.new_thread_id, m.direction, m.folder, m.seen,
@@ -188,9 +213,13 @@ export async function insertMessage(
       a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), a.map((x) => x.content),
       place.keys, place.subject, place.lookup,
       place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
-      place.normalized_subject],
+      place.normalized_subject,
+      event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false],
   });
-  return rows[0]!;
+  const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
+  const row = stored && { ...stored, created_at: new Date(stored.created_at) };
+  if (row) await notifyEventOnCommit(tx, row);
+  return { seq, received_at, thread_id, event: row, subscribers };
 }
 
 // ---- Reading

@@ -2,11 +2,11 @@
 // thread, with its `message.received` event, all in one transaction. The SMTP server calls it
 // after DATA; internal delivery (a send to an address hosted here) calls it the same way.
 import type pg from 'pg';
-import { publishEvent } from '../../actors/events.ts';
+import { createDeliveries, goesToWebhooks } from '../../actors/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
-import { insertMessage, newAttachmentId, newMessageId, type Folder } from '../../storage/messages.ts';
+import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
 import { extractHtml, extractText, htmlToText } from '../extract.ts';
 import { parseMessage, type Address, type ParsedMail } from '../parse.ts';
@@ -69,17 +69,14 @@ function locksOf(prepared: Prepared[]): bigint[] {
   return prepared.flatMap((m) => m.recipients.flatMap((r) => threadKeyLocks(r.id, threadKeys(m.views))));
 }
 
-/** Stores every copy, then publishes their events. */
+/** Stores every copy, each with its event. */
 async function storeAll(tx: pg.PoolClient, queue: Queue, prepared: Prepared[]): Promise<StoredMessage[][]> {
   const stored: StoredMessage[][] = [];
   for (const m of prepared) {
     const copies: StoredMessage[] = [];
-    for (const inbox of m.recipients) copies.push(await storeForInbox(tx, inbox, m.input, m.parsed, m.views));
+    for (const inbox of m.recipients) copies.push(await storeForInbox(tx, queue, inbox, m.input, m.parsed, m.views));
     stored.push(copies);
   }
-  // A copy filed by the sender (outbound) is not news to anyone.
-  const events = prepared.flatMap((m, i) => (m.input.direction === 'outbound' ? [] : stored[i]!.map((copy) => receivedEvent(copy, m.parsed, m.views))));
-  for (const event of events) await publishEvent(tx, queue, event);
   return stored;
 }
 
@@ -116,6 +113,7 @@ function derivedViews(p: ParsedMail): Views {
 
 async function storeForInbox(
   tx: pg.PoolClient,
+  queue: Queue,
   inbox: InboxRow,
   input: IngestInput,
   p: ParsedMail,
@@ -124,10 +122,11 @@ async function storeForInbox(
   const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
   const id = newMessageId(inbox.id);
   const folder = input.folder ?? 'INBOX';
-  const { seq, received_at, thread_id: threadId } = await insertMessage(tx, {
+  const direction = input.direction ?? 'inbound';
+  const { seq, received_at, thread_id: threadId, event, subscribers } = await insertMessage(tx, {
     ...at,
     id,
-    direction: input.direction ?? 'inbound',
+    direction,
     folder,
     seen: false,
     from_name: p.from?.name ?? null,
@@ -174,33 +173,35 @@ async function storeForInbox(
     subject: p.subject,
     normalized_subject: v.normalized_subject,
     participants: v.participants,
-  });
+  },
+  // A copy filed by the sender (outbound) is not news to anyone.
+  direction === 'outbound' ? null : receivedEvent(inbox, id, folder, p, v));
+  if (event) await createDeliveries(tx, queue, event, subscribers);
   return { inbox, id, thread_id: threadId, folder, seq, received_at };
 }
 
-function receivedEvent(m: StoredMessage, p: ParsedMail, v: Views) {
+function receivedEvent(inbox: InboxRow, id: string, folder: Folder, p: ParsedMail, v: Views): MessageEventDraft {
   const text = p.text ?? v.extracted_text ?? '';
   const truncated = text.length > EVENT_TEXT_LIMIT;
+  const type = 'message.received';
   return {
-    org_id: m.inbox.org_id,
-    project_id: m.inbox.project_id,
-    inbox_id: m.inbox.id,
-    agent_id: m.inbox.agent_id,
-    type: 'message.received',
+    type,
+    agent_id: inbox.agent_id,
+    to_webhooks: goesToWebhooks({ inbox_id: inbox.id, type }),
+    // thread_id, and date without a Date header, are filled in by the insert (MessageEventDraft).
     payload: {
-      inbox: m.inbox.address,
+      inbox: inbox.address,
       message: {
-        id: m.id,
-        thread_id: m.thread_id,
-        inbox: m.inbox.address,
+        id,
+        inbox: inbox.address,
         from: p.raw_from,
         to: p.raw_to,
         subject: p.subject,
         text: truncated ? text.slice(0, EVENT_TEXT_LIMIT) : text,
         ...(truncated ? { text_truncated: true } : {}),
-        date: p.date_header ?? m.received_at.toUTCString(),
+        ...(p.date_header ? { date: p.date_header } : {}),
         message_id: p.message_id ?? '',
-        folder: m.folder,
+        folder,
         seen: false,
       },
     },

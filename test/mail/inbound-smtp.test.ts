@@ -246,6 +246,9 @@ test('a message without a Message-ID is stored with message_id null and its own 
   assert.equal(message.subject, 'Nightly backup finished');
   assert.equal(message.date, null);
   assert.match(message.thread_id, /^thr_/);
+  const { rows } = await svc.services.db.query(`SELECT payload FROM events WHERE type = 'message.received' AND inbox_id = $1`, [inbox.id]);
+  assert.equal(rows[0].payload.message.thread_id, message.thread_id);
+  assert.equal(rows[0].payload.message.date, new Date(message.received_at).toUTCString(), 'without a Date header, the event dates it by its receipt');
   const thread = await svc.api.get(`/v1/inboxes/${inbox.id}/threads/${message.thread_id}`, agentKey);
   assert.equal(thread.status, 200);
   assert.equal(thread.body.message_count, 1);
