@@ -846,9 +846,9 @@ export interface paths {
          *     characters). Results are ranked (`rank`), ties newest first. Ranking considers the 500
          *     most recent messages that match (with the filters), so a word found in most of a large
          *     inbox answers as fast as a rare one; to reach older matches, narrow with `before`. A quoted
-         *     phrase is matched word by word through the index and then checked for adjacency, so a rare
-         *     phrase of common words reads every message holding those words and answers slower. Without
-         *     `q` the filtered messages come newest first with rank 0.
+         *     phrase is looked up by its pairs of adjacent words, which are indexed, and then checked
+         *     word by word, so a phrase of common words that rarely stand together answers about as fast
+         *     as a rare word. Without `q` the filtered messages come newest first with rank 0.
          *
          *     Filters, all optional and combined: `from` and `to` (the sender, or a to/cc recipient: a
          *     whole address matches that address, any other value is a case-insensitive substring of an
