@@ -22,6 +22,7 @@ export type MessageReceivedPayload = {
     to: string;
     subject: string;
     text: string;
+    text_truncated?: true;
     date: string;
     message_id: string;
     folder: string;

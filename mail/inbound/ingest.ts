@@ -2,7 +2,7 @@
 // thread, with its `message.received` event, all in one transaction. The SMTP server calls it
 // after DATA; internal delivery (a send to an address hosted here) calls it the same way.
 import type pg from 'pg';
-import { createDeliveries, goesToWebhooks } from '../../actors/events.ts';
+import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '../../actors/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
@@ -184,26 +184,22 @@ function receivedEvent(inbox: InboxRow, id: string, folder: Folder, p: ParsedMai
   const text = p.text ?? v.extracted_text ?? '';
   const truncated = text.length > EVENT_TEXT_LIMIT;
   const type = 'message.received';
-  return {
-    type,
-    agent_id: inbox.agent_id,
-    to_webhooks: goesToWebhooks({ inbox_id: inbox.id, type }),
-    // thread_id, and date without a Date header, are filled in by the insert (MessageEventDraft).
-    payload: {
+  // thread_id, and date without a Date header, are filled in by the insert (MessageEventDraft).
+  const payload: Omit<MessageReceivedPayload, 'message'> & { message: Omit<MessageReceivedPayload['message'], 'thread_id' | 'date'> & { date?: string } } = {
+    inbox: inbox.address,
+    message: {
+      id,
       inbox: inbox.address,
-      message: {
-        id,
-        inbox: inbox.address,
-        from: p.raw_from,
-        to: p.raw_to,
-        subject: p.subject,
-        text: truncated ? text.slice(0, EVENT_TEXT_LIMIT) : text,
-        ...(truncated ? { text_truncated: true } : {}),
-        ...(p.date_header ? { date: p.date_header } : {}),
-        message_id: p.message_id ?? '',
-        folder,
-        seen: false,
-      },
+      from: p.raw_from,
+      to: p.raw_to,
+      subject: p.subject,
+      text: truncated ? text.slice(0, EVENT_TEXT_LIMIT) : text,
+      ...(truncated ? { text_truncated: true as const } : {}),
+      ...(p.date_header ? { date: p.date_header } : {}),
+      message_id: p.message_id ?? '',
+      folder,
+      seen: false,
     },
   };
+  return { type, agent_id: inbox.agent_id, to_webhooks: goesToWebhooks({ inbox_id: inbox.id, type }), payload };
 }
