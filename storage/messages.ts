@@ -421,7 +421,7 @@ const wholeAddress = (value: string | null): string | null => (value !== null &&
 // messages with them and the other words (`rest`) are taken, and the phrase itself is checked
 // after, against those only, for a hash collision. Only for a plain conjunction: with a negation
 // or an "or", a phrase need not be in every match.
-export function phraseParts(q: string | null): { words: string; phrases: string[]; rest: string | null } | null {
+function phraseParts(q: string | null): { words: string; phrases: string[]; rest: string | null } | null {
   if (q === null || !q.includes('"') || q.includes('-') || /(^|[\s"])or([\s"]|$)/i.test(q)) return null;
   if (q.match(/"/g)!.length % 2 !== 0) return null;
   const rest = q.replace(/"[^"]*"/g, ' ').trim();
