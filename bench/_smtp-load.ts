@@ -4,6 +4,7 @@
 // sender's CPU small, since it shares this 2-core machine with the server it measures.
 // Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU).
 import net from 'node:net';
+import { smtpReplies } from '../test/helpers/smtp-replies.ts';
 import { bodyOf } from './_mail-bodies.ts';
 
 type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string };
@@ -12,29 +13,7 @@ type Args = { port: number; to: string[]; bytes: number; count: number; concurre
 async function connect(port: number) {
   const socket = net.connect(port, '127.0.0.1');
   socket.setNoDelay(true);
-  let buffer = '';
-  let current: string[] = [];
-  const waiting: Array<(reply: string) => void> = [];
-  socket.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('latin1');
-    let nl: number;
-    while ((nl = buffer.indexOf('\r\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 2);
-      current.push(line);
-      if (/^\d{3} /.test(line)) {
-        const reply = current.join('\n');
-        current = [];
-        waiting.shift()?.(reply);
-      }
-    }
-  });
-  const closed = new Promise<never>((_, reject) => {
-    socket.on('error', reject);
-    socket.on('close', () => reject(new Error('connection closed')));
-  });
-  closed.catch(() => {});
-  const reply = () => Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), closed]);
+  const reply = smtpReplies(socket).next;
   const expect = async (code: string) => {
     const r = await reply();
     if (!r.startsWith(code)) throw new Error(r);

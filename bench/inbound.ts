@@ -24,6 +24,7 @@ import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedd
 import { randomToken } from '../storage/ids.ts';
 import { insertMessage, newMessageId } from '../storage/messages.ts';
 import { newThreadId } from '../storage/threads.ts';
+import { smtpReplies } from '../test/helpers/smtp-replies.ts';
 import { cpuPerUnit, withCpu, type CpuSplit } from './_cpu.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -238,19 +239,7 @@ async function startMaildev(): Promise<{ child: ChildProcess; port: number }> {
 async function smtpSession(port: number) {
   const socket = net.connect(port, '127.0.0.1');
   socket.setNoDelay(true);
-  socket.setEncoding('utf8');
-  let buffer = '';
-  const waiting: Array<(line: string) => void> = [];
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\r\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 2);
-      if (/^\d{3} /.test(line)) waiting.shift()?.(line);
-    }
-  });
-  const reply = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const reply = smtpReplies(socket).next;
   const command = async (line: string, expect: RegExp) => {
     const r = reply();
     socket.write(`${line}\r\n`);

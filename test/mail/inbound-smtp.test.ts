@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sendMail, sendRaw } from '../helpers/mail.ts';
+import { smtpReplies } from '../helpers/smtp-replies.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mail');
@@ -35,34 +36,14 @@ async function countRows(table: string, inboxId: string): Promise<number> {
   return rows[0].n;
 }
 
-/** A bare SMTP dialogue, for replies nodemailer would not show: each reply with all its lines. */
+/** A bare SMTP dialogue, for replies nodemailer would not show: the greeting, then the reply to each line. */
 async function smtpDialogue(lines: string[]): Promise<string[]> {
   const socket = net.connect(svc.smtpPort!, '127.0.0.1');
-  socket.setEncoding('utf8');
-  const replies: string[] = [];
-  let buffer = '';
-  let current: string[] = [];
-  let wanted: (() => void) | null = null;
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\r\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 2);
-      current.push(line);
-      // "250-" continues a reply, "250 " ends it.
-      if (/^\d{3} /.test(line)) {
-        replies.push(current.join('\n'));
-        current = [];
-        wanted?.();
-      }
-    }
-  });
-  const next = () => new Promise<void>((resolve) => (wanted = resolve));
-  await next();
+  const { next } = smtpReplies(socket);
+  const replies = [await next()];
   for (const line of lines) {
     socket.write(`${line}\r\n`);
-    await next();
+    replies.push(await next());
   }
   socket.end();
   return replies;
