@@ -2,15 +2,14 @@
 import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
-import { findReview, listFeedback, listReviews, type ReviewCursor } from '../../storage/reviews.ts';
+import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentInbox } from '../present/inboxes.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
+import { reviewPage } from './reviews.ts';
 
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
-const isReviewCursor = (v: any): v is ReviewCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
 
 /** Machines operators can inspect, by the kind in the path. */
 const MACHINE_KINDS = { review: reviewKind };
@@ -28,16 +27,8 @@ export function adminReviewRoutes(s: Services): RouteTable {
     },
     adminListReviews: async (ctx) => {
       const q = ctx.state.query;
-      const limit = pageLimit(q.limit);
       const scope = { ...at(ctx), agent_id: q.agent_id ? String(q.agent_id) : null, inbox_id: q.inbox_id ? String(q.inbox_id) : null };
-      const rows = await listReviews(s.db, scope, {
-        states: q.state ? String(q.state).split(',') : null,
-        limit: limit + 1,
-        after: decodeCursor(q.cursor, isReviewCursor),
-        order: 'asc',
-      });
-      const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
-      ctx.body = { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, 'human'))), has_more: p.has_more, next_cursor: p.next_cursor };
+      ctx.body = await reviewPage(s, ctx, scope, 'asc', 'human');
     },
     adminGetReview: async (ctx) => {
       const row = await findReview(s.db, { ...at(ctx), agent_id: null, inbox_id: null }, ctx.state.params.review_id!);

@@ -1,7 +1,8 @@
 // The composer's side of the Review Loop: its reviews, their verbs, and the durable event queue.
 import { ackEvents, drainReviewEvents, waitForReviewEvents, type ComposerReach } from '../../actors/review-events.ts';
 import { composer, reviewView, type ComposerScope } from '../../actors/reviews.ts';
-import { findReview, listFeedback, listReviews, type ReviewCursor } from '../../storage/reviews.ts';
+import type { ReviewActor } from '../../machines/review-verbs.ts';
+import { findReview, listFeedback, listReviews, type ReviewCursor, type ReviewScope } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { callerInbox } from '../inbox-access.ts';
@@ -19,6 +20,21 @@ const reachOf = (ctx: ApiContext): ComposerReach => {
 };
 
 const isReviewCursor = (v: any): v is ReviewCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
+
+/** A page of the reviews in `scope` (`state`, `limit` and `cursor` from the query), as `viewer` sees them. */
+export async function reviewPage(s: Services, ctx: ApiContext, scope: ReviewScope, order: 'asc' | 'desc', viewer: ReviewActor) {
+  const q = ctx.state.query;
+  const limit = pageLimit(q.limit);
+  const rows = await listReviews(s.db, scope, {
+    states: q.state ? String(q.state).split(',') : null,
+    limit: limit + 1,
+    after: decodeCursor(q.cursor, isReviewCursor),
+    order,
+  });
+  const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+  return { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, viewer))), has_more: p.has_more, next_cursor: p.next_cursor };
+}
+
 const isEventCursor = (v: any): v is { after: number } => Number.isSafeInteger(v?.after);
 
 /** An `inbox_id` filter names an inbox the key reaches (by id or address); another is 404. */
@@ -77,17 +93,8 @@ export function reviewRoutes(s: Services): RouteTable {
     },
     listReviews: async (ctx) => {
       const c = scopeOf(ctx);
-      const q = ctx.state.query;
-      const limit = pageLimit(q.limit);
       const inbox = await inboxFilter(s, ctx);
-      const rows = await listReviews(s.db, { ...c, inbox_id: c.inbox_id ?? inbox }, {
-        states: q.state ? String(q.state).split(',') : null,
-        limit: limit + 1,
-        after: decodeCursor(q.cursor, isReviewCursor),
-        order: 'desc',
-      });
-      const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
-      ctx.body = { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, 'composer'))), has_more: p.has_more, next_cursor: p.next_cursor };
+      ctx.body = await reviewPage(s, ctx, { ...c, inbox_id: c.inbox_id ?? inbox }, 'desc', 'composer');
     },
     getReview: async (ctx) => answer(ctx, await own(ctx)),
     getReviewFeedback: async (ctx) => {
