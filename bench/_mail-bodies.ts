@@ -1,39 +1,27 @@
 // Realistic messages of a given size: multipart/alternative text and html, and above 32 KB a
-// PDF-like attachment. Each message gets its own Message-ID, as real traffic does.
+// PDF-like attachment. Each message gets its own Message-ID, as real traffic does, and one of
+// BODIES different texts: stored mail that repeated one text would compress and index as real
+// mail does not.
 import crypto from 'node:crypto';
+import { prng, prose, vocabulary } from './_words.ts';
 
-const WORDS = (
-  'meeting invoice project schedule report customer release deploy review budget contract update team ' +
-  'quarter forecast design feedback ticket support account payment order shipment delivery question answer ' +
-  'agenda summary proposal approval deadline launch migration database server latency incident followup ' +
-  'reminder thanks please attached document draft version change request priority status weekly monthly'
-).split(' ');
-
-function prose(bytes: number, seed: number): string {
-  const out: string[] = [];
-  let size = 0;
-  let i = seed;
-  while (size < bytes) {
-    const sentence: string[] = [];
-    for (let w = 0; w < 12; w++) sentence.push(WORDS[(i = (i * 1103515245 + 12345) >>> 0) % WORDS.length]!);
-    const line = `${sentence.join(' ')}.`;
-    out.push(line);
-    size += line.length + 2;
-  }
-  return out.join('\r\n');
-}
+const BODIES = 64;
 
 /** A function from (n, recipient) to the raw bytes of message n, about `bytes` long. */
 export function bodyOf(bytes: number, tag: string): (n: number, to: string) => Buffer {
   const attach = bytes > 32 * 1024;
   const textBytes = attach ? 2048 : Math.floor(bytes * 0.4);
   const htmlBytes = attach ? 3072 : Math.floor(bytes * 0.5);
-  const text = prose(textBytes, 7);
-  const html = `<html><body><p>${prose(htmlBytes - 40, 11).replace(/\r\n/g, '</p>\r\n<p>')}</p></body></html>`;
+  const words = vocabulary(5000, prng(3));
+  const bodies = Array.from({ length: BODIES }, (_, i) => ({
+    text: prose(textBytes, 2 * i + 1, words),
+    html: `<html><body><p>${prose(htmlBytes - 40, 2 * i + 2, words).replace(/\r\n/g, '</p>\r\n<p>')}</p></body></html>`,
+  }));
   const attachment = attach
     ? crypto.randomBytes(Math.floor(((bytes - 6 * 1024) * 3) / 4)).toString('base64').replace(/.{76}/g, '$&\r\n')
     : '';
   return (n, to) => {
+    const { text, html } = bodies[n % BODIES]!;
     const head = [
       'From: "Load Sender" <load@sender.example>',
       `To: ${to}`,

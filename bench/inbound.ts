@@ -26,6 +26,7 @@ import { insertMessage, newMessageId } from '../storage/messages.ts';
 import { newThreadId } from '../storage/threads.ts';
 import { smtpReplies } from '../test/helpers/smtp-replies.ts';
 import { cpuPerUnit, withCpu, type CpuSplit } from './_cpu.ts';
+import { prng, vocabulary, zipf } from './_words.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -319,44 +320,6 @@ function verificationMail(to: string, label: string, code: string): Buffer {
 }
 
 // ---- 3. search latency
-
-/** A deterministic pseudo-random source, so every run searches the same corpus. */
-export function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
-export function vocabulary(size: number, rand: () => number): string[] {
-  const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'br', 'cl', 'dr', 'st', 'tr', 'pl', 'gr', 'sh', 'ch'];
-  const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
-  const codas = ['', 'n', 'r', 's', 't', 'l', 'nd', 'st', 'ck', 'm'];
-  const words = new Set<string>();
-  while (words.size < size) {
-    const syllables = 2 + Math.floor(rand() * 2);
-    let w = '';
-    for (let i = 0; i < syllables; i++) w += onsets[Math.floor(rand() * onsets.length)]! + vowels[Math.floor(rand() * vowels.length)]!;
-    words.add(w + codas[Math.floor(rand() * codas.length)]!);
-  }
-  return [...words];
-}
-
-/** Word ranks drawn with Zipf's law (exponent 1.07), as word frequencies in mail are. */
-function zipf(size: number, rand: () => number): () => number {
-  const cumulative: number[] = [];
-  let sum = 0;
-  for (let r = 1; r <= size; r++) cumulative.push((sum += 1 / r ** 1.07));
-  return () => {
-    const x = rand() * sum;
-    let lo = 0;
-    let hi = size - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: string; id: string; address: string }, count: number) {
   const rand = prng(42);
