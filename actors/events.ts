@@ -2,7 +2,7 @@
 // delivery work it causes, so the change, its event and its deliveries commit as one.
 import type pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
-import { appendEvent, type EventRow, type NewEvent } from '../storage/events.ts';
+import { appendEvent, type EventKey, type EventRow, type NewEvent } from '../storage/events.ts';
 import { newId } from '../storage/ids.ts';
 import { insertDelivery, subscribedWebhooks, type SubscribedWebhook } from '../storage/webhooks.ts';
 import type { Queue } from '../service/queue.ts';
@@ -50,7 +50,7 @@ export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: Ev
 export const goesToWebhooks = (e: { inbox_id?: string | null; type: string }): boolean => Boolean(e.inbox_id) && WEBHOOK_EVENT_TYPES.includes(e.type);
 
 /** One delivery, with its job, per webhook found subscribed to the logged event. */
-export async function createDeliveries(tx: pg.ClientBase, queue: Queue, row: EventRow, hooks: SubscribedWebhook[]): Promise<void> {
+export async function createDeliveries(tx: pg.ClientBase, queue: Queue, row: Pick<EventKey, 'id' | 'type'>, hooks: SubscribedWebhook[]): Promise<void> {
   for (const w of hooks) {
     const delivery = await insertDelivery(tx, {
       org_id: w.org_id,

@@ -54,8 +54,11 @@ export const subscribersOf = (ev: string, when: string): string =>
   `coalesce((SELECT json_agg(json_build_object('org_id', w.org_id, 'project_id', w.project_id, 'id', w.id))
                FROM webhooks w WHERE ${when} AND ${subscribedTo(`${ev}.org_id`, `${ev}.type`, `${ev}.inbox_id`)}), '[]')`;
 
+/** What names a stored event and where it belongs, without its payload. */
+export type EventKey = Pick<EventRow, 'id' | 'org_id' | 'project_id' | 'inbox_id' | 'type'>;
+
 /** Wakes the streams and waits of every process once the event's transaction commits. */
-export function notifyEventOnCommit(tx: Executor, row: Pick<EventRow, 'id' | 'org_id' | 'project_id' | 'inbox_id' | 'type'>): Promise<void> {
+export function notifyEventOnCommit(tx: Executor, row: EventKey): Promise<void> {
   return notifyOnCommit(tx, EVENTS_CHANNEL, JSON.stringify({ id: row.id, org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, type: row.type }));
 }
 

@@ -1,5 +1,5 @@
 import type { Executor } from './db.ts';
-import { EVENT_COLUMNS, notifyEventOnCommit, subscribersOf, type EventRow } from './events.ts';
+import { notifyEventOnCommit, subscribersOf, type EventKey } from './events.ts';
 import { randomToken } from './ids.ts';
 import type { SubscribedWebhook } from './webhooks.ts';
 
@@ -169,7 +169,7 @@ const INSERT_MESSAGE = `
            jsonb_set(jsonb_set($50::jsonb, '{message,thread_id}', to_jsonb(msg.thread_id)), '{message,date}',
                      coalesce($50::jsonb #> '{message,date}', to_jsonb(to_char(msg.received_at AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"'))))
       FROM msg WHERE $50::jsonb IS NOT NULL
-    RETURNING ${EVENT_COLUMNS})
+    RETURNING id, org_id, project_id, inbox_id, type)
   SELECT msg.seq, msg.received_at, msg.thread_id, to_json(ev) AS event, ${subscribersOf('ev', '$51::bool')} AS subscribers
     FROM msg LEFT JOIN ev ON true`;
 
@@ -187,17 +187,17 @@ export type MessageEventDraft = {
 
 /**
  * Writes the message with its raw source and attachments, placed in its thread, and its event when
- * given; returns its sequence, receive time and thread, the event, and the webhooks subscribed to
- * it. The event's NOTIFY goes out when the transaction commits.
+ * given; returns its sequence, receive time and thread, the event's key (its payload is not sent
+ * back), and the webhooks subscribed to it. The event's NOTIFY goes out when the transaction commits.
  */
 export async function insertMessage(
   tx: Executor,
   m: Omit<NewMessage, 'thread_id'>,
   place: ThreadPlacement,
   event: MessageEventDraft | null,
-): Promise<{ seq: number; received_at: Date; thread_id: string; event: EventRow | null; subscribers: SubscribedWebhook[] }> {
+): Promise<{ seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] }> {
   const a = m.attachments;
-  type Row = { seq: number; received_at: Date; thread_id: string; event: (Omit<EventRow, 'created_at'> & { created_at: string }) | null; subscribers: SubscribedWebhook[] };
+  type Row = { seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] };
   const { rows } = await tx.query<Row>({
     name: 'mailbox-insert-message',
     text: INSERT_MESSAGE,
@@ -217,9 +217,8 @@ export async function insertMessage(
       event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false],
   });
   const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
-  const row = stored && { ...stored, created_at: new Date(stored.created_at) };
-  if (row) await notifyEventOnCommit(tx, row);
-  return { seq, received_at, thread_id, event: row, subscribers };
+  if (stored) await notifyEventOnCommit(tx, stored);
+  return { seq, received_at, thread_id, event: stored, subscribers };
 }
 
 // ---- Reading
