@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env -S node --max-semi-space-size=64 --import tsx
 // The one command line: run the service (all roles, or one), and the operator's tools.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
