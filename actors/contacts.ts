@@ -1,5 +1,5 @@
 // Contact lists, the suppression list, and the recipient's own unsubscribe.
-import { Problem, badRequest, notFound } from '../http/errors.ts';
+import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import { isEmail, type Recipient } from '../machines/policy/send-body.ts';
 import { verifyUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
 import type { Config } from '../service/config.ts';

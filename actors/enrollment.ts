@@ -11,7 +11,7 @@ import {
 } from '../storage/enrollment-tokens.ts';
 import { newId } from '../storage/ids.ts';
 import { matchesHash } from '../storage/secrets.ts';
-import { Problem, badRequest } from '../http/errors.ts';
+import { Problem, badRequest } from '../machines/problems.ts';
 import { enrollmentTokenId, mintAgentKey, mintEnrollmentToken } from './credentials.ts';
 
 export type TokenRequest = {

@@ -8,7 +8,7 @@ import { withTransaction, type Pool } from '../storage/db.ts';
 import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-tokens.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { countInboxesOfOrg, insertInbox, lockOrgForInboxes, type InboxWithPolicy } from '../storage/inboxes.ts';
-import { LegacyError, Problem, badRequest, notFound } from '../http/errors.ts';
+import { LegacyError, Problem, badRequest, notFound } from '../machines/problems.ts';
 
 export type CreateInboxInput = {
   org_id: string;

@@ -1,7 +1,7 @@
 // Changing messages: marking seen and moving between folders, several at once, all or nothing.
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { updateMessages, type InboxKey, type MessageSummaryRow, type MessageUpdate } from '../storage/messages.ts';
-import { Problem } from '../http/errors.ts';
+import { Problem } from '../machines/problems.ts';
 
 export async function batchUpdateMessages(pool: Pool, at: InboxKey, updates: MessageUpdate[]): Promise<MessageSummaryRow[]> {
   return withTransaction(pool, async (tx) => {

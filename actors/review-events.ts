@@ -1,5 +1,5 @@
 // The durable review event queue, as the composing agent reads it: drain, long-poll, acknowledge.
-import { Problem } from '../http/errors.ts';
+import { Problem } from '../machines/problems.ts';
 import type { Listener } from '../service/listener.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { REVIEW_EVENTS_CHANNEL, ackReviewEvents, pendingReviewEvents, type Cursor, type ReviewEventRow } from '../storage/review-events.ts';

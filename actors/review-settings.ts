@@ -1,5 +1,5 @@
 // Who decides: the account's default review policy and risk dial, and an inbox's own override.
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../machines/problems.ts';
 import { effectiveRiskDial, type RiskDial } from '../machines/policy/risk-dial.ts';
 import type { ReviewPolicy } from '../machines/policy/review-policy.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';

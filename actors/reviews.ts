@@ -3,7 +3,7 @@
 // through the one runner (run-machine.ts); nothing here writes machine state itself.
 import type pg from 'pg';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { Problem, badRequest, notFound, type FieldError } from '../http/errors.ts';
+import { Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
 import { checkRecipients } from '../machines/policy/contacts.ts';
 import { intentErrors } from '../machines/policy/intent-gate.ts';
 import { MAX_RECIPIENTS, parseRecipients, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';

@@ -15,7 +15,7 @@ import {
   type TransitionRow,
 } from '../storage/machines.ts';
 import type { Queue } from '../service/queue.ts';
-import { Problem, notFound } from '../http/errors.ts';
+import { Problem, notFound } from '../machines/problems.ts';
 
 export type MachineAction = { type: string; params?: unknown };
 

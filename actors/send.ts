@@ -4,7 +4,7 @@
 // the runner, released at once when the policy allows direct sending.
 import type { Config } from '../service/config.ts';
 import type { Queue } from '../service/queue.ts';
-import { LegacyError, Problem, badRequest, notFound, type FieldError } from '../http/errors.ts';
+import { LegacyError, Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
 import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';

@@ -5,8 +5,9 @@ import { insertApiKey, revokeApiKey, type ApiKeyRow, type Ceiling } from '../sto
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findInbox } from '../storage/inboxes.ts';
-import { insertMembership, insertOrg, insertProject, upsertUser, type Org, type Project, type Role } from '../storage/tenancy.ts';
-import { Problem, badRequest, notFound } from '../http/errors.ts';
+import type { Role } from '../machines/policy/console-roles.ts';
+import { insertMembership, insertOrg, insertProject, upsertUser, type Org, type Project } from '../storage/tenancy.ts';
+import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import { mintAgentKey } from './credentials.ts';
 
 export async function createOrgWithOwner(

@@ -2,7 +2,7 @@
 // shown once and kept encrypted, since it must be read back to sign.
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
 import type { Scope } from '../machines/policy/inbox-scope.ts';
-import { Problem, badRequest, notFound } from '../http/errors.ts';
+import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey, seal } from '../service/encryption.ts';
 import type { Queue } from '../service/queue.ts';

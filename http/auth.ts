@@ -1,15 +1,15 @@
 // Authentication for both planes. The agent plane's tenant comes from the key alone; the
 // console plane's authority from the caller's membership in the org and project of the path.
 import { canonicalAgentKey, ceilingOfPresented, parseAgentKey } from '../actors/credentials.ts';
-import { effectiveRole, roleAllows, type ConsoleNeed } from '../machines/policy/console-roles.ts';
+import { effectiveRole, roleAllows, type ConsoleNeed, type Role } from '../machines/policy/console-roles.ts';
 import { grantsAny } from '../machines/policy/permissions.ts';
 import { findApiKeyForAuth, type Ceiling } from '../storage/api-keys.ts';
 import type { Executor } from '../storage/db.ts';
 import type { WindowCounts } from '../storage/rate-limit.ts';
 import { sha256, matchesHash } from '../storage/secrets.ts';
-import { findProject, membershipsOf, type Role } from '../storage/tenancy.ts';
+import { findProject, membershipsOf } from '../storage/tenancy.ts';
 import { InvalidSessionError, type ConsoleIdentity, type IdentityProvider } from '../service/identity.ts';
-import { Problem } from './errors.ts';
+import { Problem } from '../machines/problems.ts';
 
 export type AgentAuth = {
   org_id: string;

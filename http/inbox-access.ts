@@ -6,7 +6,7 @@ import { findInboxInScope, type InboxScope, type InboxWithPolicy } from '../stor
 import { findInboxWithSendChecks } from '../storage/reviews.ts';
 import { findProject } from '../storage/tenancy.ts';
 import type { ApiContext, Services } from './context.ts';
-import { Problem, notFound } from './errors.ts';
+import { Problem, notFound } from '../machines/problems.ts';
 
 const projectPick = (ctx: ApiContext): string | null => ctx.get('x-project-id') || null;
 

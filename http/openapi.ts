@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { ERROR_CODES } from '../machines/problems.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'openapi');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -57,6 +58,8 @@ export function mergeDocument(): Json {
       }
     }
   }
+  // The closed `code` enum is the service's one error registry, so the document cannot drift from it.
+  doc.components.schemas.Problem.properties.code.enum = Object.keys(ERROR_CODES);
   return doc;
 }
 

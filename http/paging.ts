@@ -1,6 +1,6 @@
 // Agent-surface paging: `limit` (default 50, clamped to 1-100) and an opaque `cursor` that is
 // passed back verbatim. A cursor is base64url JSON of the position after the page.
-import { badRequest } from './errors.ts';
+import { badRequest } from '../machines/problems.ts';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 100;

@@ -14,7 +14,8 @@ import {
 import { sealerFor } from '../service/encryption.ts';
 import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
-import { Problem, errorResponse } from './errors.ts';
+import { errorResponse } from './errors.ts';
+import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
 import { validationProblem, type Validators } from './validate.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';

@@ -16,8 +16,8 @@ import {
   type EventPosition,
 } from '../storage/events.ts';
 import type { ApiContext, Services } from './context.ts';
-import { badRequest } from './errors.ts';
-import { presentEvent } from './present/events.ts';
+import { badRequest } from '../machines/problems.ts';
+import { presentEvent } from '../actors/bodies/events.ts';
 
 const PAGE = 500;
 // How soon a stream reads again when committed events wait behind a transaction still running

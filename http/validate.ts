@@ -1,7 +1,7 @@
 // Request validation compiled once at start from the OpenAPI document's schemas.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { Problem, type FieldError } from './errors.ts';
+import { Problem, type FieldError } from '../machines/problems.ts';
 import type { ApiDocument, OperationSpec } from './openapi.ts';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.

@@ -1,5 +1,6 @@
 // Configuration is read from the environment once, validated, and passed down as one typed object.
 import path from 'node:path';
+import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 
 export type Config = {
   host: string;
@@ -31,8 +32,6 @@ export type Config = {
   reviewDeadlineSeconds: number | null;
 };
 
-export const PLAN_TIERS = ['free', 'developer', 'startup', 'enterprise'] as const;
-export type PlanTier = (typeof PLAN_TIERS)[number];
 
 export class ConfigError extends Error {}
 

@@ -1,4 +1,5 @@
 import type { Executor } from './db.ts';
+import type { Role } from '../machines/policy/console-roles.ts';
 
 export type Org = {
   id: string;
@@ -9,7 +10,6 @@ export type Org = {
   created_at: Date;
 };
 export type Project = { org_id: string; id: string; name: string; created_at: Date };
-export type Role = 'owner' | 'admin' | 'member' | 'viewer' | 'billing';
 export type Membership = { org_id: string; user_id: string; project_id: string | null; role: Role };
 
 export async function insertOrg(db: Executor, org: { id: string; name: string; plan_tier: string }): Promise<Org> {

@@ -2,7 +2,7 @@
 // and the hard deadline (the review is cancelled with `deadline_exceeded`). Each arrives as a job
 // armed with `startAfter` and goes back through the runner as an ordinary event; a timer that no
 // longer applies (the review moved on, or a later arm superseded it) is refused and dropped.
-import { Problem } from '../../http/errors.ts';
+import { Problem } from '../../machines/problems.ts';
 import { withTransaction } from '../../storage/db.ts';
 import { findDelivery } from '../../storage/review-deliveries.ts';
 import { DEADLINE_QUEUE, ESCALATION_QUEUE, RECONCILE_QUEUE, applyWorkerEvent } from '../reviews.ts';

@@ -3,7 +3,7 @@
 // the webhook. A job that runs twice (a worker died after posting) posts again with the same event
 // id, which is how a receiver recognises the duplicate; the attempt is recorded once.
 import { afterAttempt, isDelivered } from '../../machines/policy/webhook-retry.ts';
-import { webhookBody } from '../../http/present/events.ts';
+import { webhookBody } from '../bodies/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { encryptionKey, open } from '../../service/encryption.ts';
 import { withTransaction } from '../../storage/db.ts';

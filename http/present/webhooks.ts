@@ -1,6 +1,6 @@
 import { publicEventId } from '../../storage/events.ts';
 import type { AttemptRow, DeliveryWithAttempts, DeliveryRow, WebhookView } from '../../storage/webhooks.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../machines/problems.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -4,7 +4,7 @@ import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../a
 import { describeMachine } from '../../actors/run-machine.ts';
 import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { presentInbox } from '../present/inboxes.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
 import { reviewPage } from './reviews.ts';

@@ -6,7 +6,7 @@ import { listApiKeys } from '../../storage/api-keys.ts';
 import { listEnrollmentTokens, revokeEnrollmentToken } from '../../storage/enrollment-tokens.ts';
 import { findOrg, listProjects } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../present/admin.ts';
 
 const tenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });

@@ -5,7 +5,7 @@ import { findInboxInScope } from '../../storage/inboxes.ts';
 import { findSuppression, listSuppressions, type SuppressionCursor } from '../../storage/suppressions.ts';
 import { findProject } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { Problem, notFound } from '../errors.ts';
+import { Problem, notFound } from '../../machines/problems.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentContact, presentSuppression } from '../present/reviews.ts';

@@ -11,7 +11,7 @@ import {
   type InboxKey,
 } from '../../storage/messages.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentAttachment, presentMessage, presentMessageSummary } from '../present/messages.ts';

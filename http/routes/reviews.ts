@@ -4,7 +4,7 @@ import { composer, reviewView, type ComposerScope } from '../../actors/reviews.t
 import type { ReviewActor } from '../../machines/review-verbs.ts';
 import { findReview, listFeedback, listReviews, type ReviewCursor, type ReviewScope } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { decodeCursor, encodeCursor, page, pageLimit } from '../paging.ts';
 import { presentFeedback, presentReview, presentReviewEvent } from '../present/reviews.ts';

@@ -1,7 +1,7 @@
 // Threads of an inbox: list and read with messages oldest first.
 import { findThreadWithMessages, listThreads, type ThreadCursor } from '../../storage/threads.ts';
 import type { RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentMessage, presentThread } from '../present/messages.ts';

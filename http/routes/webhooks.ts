@@ -2,7 +2,7 @@
 import { changeWebhook, redeliver, registerWebhook, removeWebhook, rotateSecret } from '../../actors/webhooks.ts';
 import { findWebhook, listDeliveries, listWebhooks } from '../../storage/webhooks.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../machines/problems.ts';
 import { callerScope, listScope } from '../inbox-access.ts';
 import { pageLimit } from '../paging.ts';
 import { deliveryCursor, presentDelivery, presentWebhook, readDeliveryCursor } from '../present/webhooks.ts';

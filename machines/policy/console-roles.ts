@@ -1,5 +1,7 @@
 // What a console member may do, by role. Pure: the caller passes the memberships it loaded.
-import type { Role } from '../../storage/tenancy.ts';
+
+/** A member's role in an org or one of its projects. */
+export type Role = 'owner' | 'admin' | 'member' | 'viewer' | 'billing';
 
 export type ConsoleNeed = 'any' | 'read' | 'write' | 'admin' | 'billing';
 

@@ -1,5 +1,7 @@
 // Plan tiers and what each includes. -1 means unlimited (the enterprise tier is set per contract).
-import type { PlanTier } from '../../service/config.ts';
+
+export const PLAN_TIERS = ['free', 'developer', 'startup', 'enterprise'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
 
 export type Plan = {
   tier: PlanTier;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { applyEvent, createInstance, describeMachine, type MachineAction, type MachineKind } from '../../actors/run-machine.ts';
 import { allowedActions, classifyRejection } from '../../machines/review-verbs.ts';
 import { REVIEW_MACHINE_VERSION, reviewRequestMachine } from '../../machines/review-request.ts';
-import { Problem } from '../../http/errors.ts';
+import { Problem } from '../../machines/problems.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -978,6 +978,7 @@ export const REVIEW_LOOP_MANIFEST = {
         },
         "code": {
           "type": "string",
+          "description": "The error's code, from the closed registry the service raises its errors from (the served document lists it as `enum`).",
           "enum": [
             "bad_request",
             "unauthorized",

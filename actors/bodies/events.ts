@@ -1,4 +1,5 @@
-// The JSON of an event, as the live stream sends it and as a webhook delivery posts it.
+// The JSON of an event, as the live stream sends it and as a webhook delivery posts it. Below
+// http/ so the workers that send these bodies and the transports that show them share one shape.
 import { publicEventId } from '../../storage/events.ts';
 
 type EventLike = { id: number; type: string; inbox_id: string | null; payload: Record<string, unknown>; created_at: Date };
