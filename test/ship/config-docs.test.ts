@@ -5,19 +5,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { parseEnv } from 'node:util';
 import { loadConfig } from '../../service/config.ts';
-
-/** The names loadConfig reads, recorded by handing it an environment that sets nothing. */
-export function configVariables(): string[] {
-  const read = new Set<string>();
-  const env = new Proxy({} as Record<string, string | undefined>, {
-    get(_, name) {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
-    },
-  });
-  loadConfig(env);
-  return [...read].sort();
-}
+import { configVariables } from './config-variables.ts';
 
 const envExample = fs.readFileSync('.env.example', 'utf8');
 
