@@ -71,7 +71,7 @@ export class AgentInbox extends GeneratedMethods {
         query: { timeout_seconds: options.timeoutSeconds ?? 30 },
         signal: options.signal,
       });
-      const items: Record<string, any>[] = res?.items ?? (res?.event ? [res.event] : []);
+      const items: Record<string, any>[] = res?.data ?? [];
       for (const item of items) {
         yield item;
         if (item.broadcast_id) {

@@ -188,6 +188,28 @@ test('the Review Loop through the SDK: send, revise, chat, restamp, cancel, feed
   assert.equal(forward.outcome, 'queued_for_review');
 });
 
+test('reviewEvents yields a review\'s events in order and acks each one the loop moves past', async () => {
+  // An agent of its own, so no other test's events are in its queue.
+  const own = await anonymous.redeemEnrollment({ token: tenant.enrollmentToken, agent_handle: 'sdk-review-events' });
+  const agent = new AgentInbox({ baseUrl: svc.url, apiKey: own.agent_key });
+  const inbox = await agent.createInbox({ display_name: 'Events' });
+  const queued: any = await agent.sendEmail(inbox.id, { to: 'dana@acme.example', subject: 'Hi', text: 'Hello', intent: INTENT });
+  const approve = await svc.api.post(`${A}/reviews/${queued.review_id}/decision`, { action: 'approve' }, tenant.consoleToken);
+  assert.equal(approve.status, 200, approve.text);
+
+  const seen: Array<{ type: string; seq: number }> = [];
+  for await (const event of agent.reviewEvents({ timeoutSeconds: 10, signal: AbortSignal.timeout(30_000) })) {
+    assert.equal(event.review_id, queued.review_id);
+    seen.push({ type: event.type, seq: event.seq });
+    if (event.type === 'review.sent') break;
+  }
+  assert.deepEqual(seen.map((e) => e.type), ['review.created', 'review.approved', 'review.sent']);
+  assert.deepEqual(seen.map((e) => e.seq), [...seen.map((e) => e.seq)].sort((a, b) => a - b));
+  // The loop left on review.sent before asking for more: that one alone is still pending.
+  const pending: any = await agent.listReviewEvents();
+  assert.deepEqual(pending.data.map((e: any) => e.type), ['review.sent']);
+});
+
 test('the event stream delivers live events and resumes after a reconnect without gaps or repeats', async () => {
   const inbox = await client.createInbox({ display_name: 'Streamed' });
   const ac = new AbortController();
