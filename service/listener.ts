@@ -34,6 +34,11 @@ export function createListener(url: string, log: Logger): Listener {
       c.on('end', () => drop(c));
       await c.connect();
       for (const ch of channels) await c.query(`LISTEN ${c.escapeIdentifier(ch)}`);
+      // Closed while connecting: this connection must not outlive close().
+      if (closed) {
+        await c.end().catch(() => {});
+        return;
+      }
       client = c;
       // Wake everyone once after a reconnect: notifications sent while down were lost.
       for (const ch of channels) bus.emit(ch, '');
@@ -79,6 +84,9 @@ export function createListener(url: string, log: Logger): Listener {
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      // A connection still being made is ended by connect() itself; wait for it, or it would
+      // outlive the close and see the database stop under it.
+      if (connecting) await connecting.catch(() => {});
       await client?.end().catch(() => {});
       client = null;
     },
