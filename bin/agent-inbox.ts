@@ -1,6 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=64 --import tsx
 // The one command line: run the service (all roles, or one), and the operator's tools.
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
@@ -8,34 +9,74 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
-import { ConfigError, loadConfig, type Config } from '../service/config.ts';
+import { ConfigError, PROJECT_ROOT, loadConfig, type Config } from '../service/config.ts';
 import { createIdentityProvider } from '../service/identity.ts';
 import { createLogger } from '../service/logger.ts';
 import { startQueue } from '../service/queue.ts';
-import { ROLES, openDatabase, startService, type Role } from '../service/start.ts';
+import { ROLES, describeDatabase, openDatabase, startService, type Role } from '../service/start.ts';
 import { ensureQueues } from '../service/workers.ts';
 import { createPool, type Pool } from '../storage/db.ts';
 import { takeOverStopSignals } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
 
-const USAGE = `usage: agent-inbox <command>
+// One entry per command: its usage line(s) and what it does, for `--help` and the command list.
+const COMMANDS: Record<string, { usage: string; about: string }> = {
+  start: { usage: 'start [--role api|smtp|worker ...]', about: 'run the service (every role unless named)' },
+  bootstrap: {
+    usage: 'bootstrap [--json] [--email E] [--name N] [--plan P]',
+    about: 'create an org, project, owner, console token and enrollment token',
+  },
+  'console-token': { usage: 'console-token --email E [--json]', about: 'mint a console session token (development identity provider)' },
+  snapshot: { usage: 'snapshot <id>', about: "a machine's persisted snapshot, version, state, transitions and legal verbs (JSON)" },
+  machines: { usage: 'machines --mermaid', about: 'the state diagrams, generated from the machine definitions' },
+  outbox: {
+    usage: 'outbox [--limit N] [--json]\noutbox <id> --raw',
+    about: 'mail kept for other domains when no SMTP_URL relay is configured; with an id, one message as sent (message/rfc822)',
+  },
+  reconcile: {
+    usage: 'reconcile <review_id> --delivered|--failed [--reason R]',
+    about: "resolve a send parked for reconciliation, after checking the relay's log",
+  },
+  mcp: {
+    usage: 'mcp --stdio\nmcp --http [--port P]',
+    about: 'the MCP server over stdio (AGENT_INBOX_URL, AGENT_INBOX_API_KEY), or as its own process over Streamable HTTP (default port 8081)',
+  },
+};
 
-  start [--role api|smtp|worker ...]     run the service (every role unless named)
-  bootstrap [--json] [--email E] [--name N] [--plan P]
-                                         create an org, project, owner, console token and enrollment token
-  console-token --email E [--json]       mint a console session token (development identity provider)
-  snapshot <id>                          a machine's persisted snapshot, version, state, transitions and legal verbs (JSON)
-  machines --mermaid                     the state diagrams, generated from the machine definitions
-  outbox [--limit N] [--json]            mail kept for other domains when no SMTP_URL relay is configured
-  outbox <id> --raw                      one outbox message as sent (message/rfc822)
-  reconcile <review_id> --delivered|--failed [--reason R]
-                                         resolve a send parked for reconciliation, after checking the relay's log
-  mcp --stdio                            the MCP server over stdio (AGENT_INBOX_URL, AGENT_INBOX_API_KEY)
-  mcp --http [--port P]                  the MCP server as its own process over Streamable HTTP (default port 8081)
+const USAGE = `usage: agent-inbox <command> [options]
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(15)} ${c.about}`)
+  .join('\n')}
+
+  agent-inbox <command> --help    a command's options
+  agent-inbox --version           the installed version
+
+Configuration is read from the environment (see the README); with no DATABASE_URL, commands use the
+embedded PostgreSQL in DATA_DIR (default: .data in the agent-inbox folder).
 `;
 
+function commandHelp(name: string): string {
+  const c = COMMANDS[name]!;
+  return `usage: ${c.usage.split('\n').map((u) => `agent-inbox ${u}`).join('\n       ')}\n\n${c.about}\n`;
+}
+
+function version(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Operator commands say which database they work on, on stderr, so stdout stays the answer. */
+function announceDatabase(config: Config): void {
+  const where = config.databaseUrl
+    ? `the PostgreSQL at DATABASE_URL (${describeDatabase(config.databaseUrl)})`
+    : `the embedded PostgreSQL in ${config.dataDir}`;
+  process.stderr.write(`agent-inbox: using ${where}\n`);
+}
+
 async function withDatabase<T>(config: Config, fn: (db: Pool) => Promise<T>): Promise<T> {
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  announceDatabase(config);
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn', undefined, config.logPretty);
   const { url, embedded } = await openDatabase(config, log);
   const db = createPool(url, log, 2);
   try {
@@ -49,7 +90,8 @@ async function withDatabase<T>(config: Config, fn: (db: Pool) => Promise<T>): Pr
 
 /** The database and the job queue, for commands that move a machine (its effects enqueue jobs). */
 async function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  announceDatabase(config);
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn', undefined, config.logPretty);
   const { url, embedded } = await openDatabase(config, log);
   const db = createPool(url, log, 2);
   try {
@@ -68,6 +110,7 @@ async function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<
 }
 
 async function mintConsoleToken(config: Config, email: string): Promise<string> {
+  if (!config.consoleJwksUrl) process.stderr.write(`agent-inbox: signing with the development key in ${config.dataDir}\n`);
   const identity = await createIdentityProvider(config);
   if (!identity.mint) {
     throw new Error('console tokens come from the identity provider at CONSOLE_JWKS_URL; this service only mints them when none is configured');
@@ -82,6 +125,26 @@ function print(json: boolean, value: Record<string, unknown>): void {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(version());
+    return 0;
+  }
+  if (!Object.hasOwn(COMMANDS, command)) {
+    process.stderr.write(`agent-inbox: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
   const config = loadConfig();
   switch (command) {
     case 'start': {
@@ -89,15 +152,20 @@ async function main(argv: string[]): Promise<number> {
       const roles = (values.role ?? [...ROLES]) as Role[];
       const bad = roles.find((r) => !ROLES.includes(r));
       if (bad) throw new ConfigError(`--role must be one of ${ROLES.join(', ')}, got "${bad}"`);
-      const service = await startService(config, { roles });
+      // Taken over before anything starts: a signal during start-up waits for the start to finish
+      // and then stops in order, rather than the embedded database stopping on its own at once.
       takeOverStopSignals();
+      const starting = startService(config, { roles });
       const shutdown = async () => {
+        const service = await starting.catch(() => null);
+        if (!service) return; // the failed start is reported by main's caller
         await service.stop();
         service.services.log.info('stopped');
         process.exit(0);
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
+      await starting;
       return -1; // keep running
     }
     case 'bootstrap': {
@@ -200,8 +268,7 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     default:
-      process.stderr.write(USAGE);
-      return command ? 2 : 0;
+      throw new Error(`agent-inbox: ${command} has no implementation`);
   }
 }
 
@@ -211,6 +278,8 @@ main(process.argv.slice(2)).then(
   },
   (err) => {
     process.stderr.write(`agent-inbox: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(err instanceof ConfigError ? 2 : 1);
+    // A wrong command line (parseArgs: unknown option, missing value) is a usage error, like a bad value.
+    const usage = err instanceof ConfigError || String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+    process.exit(usage ? 2 : 1);
   },
 );

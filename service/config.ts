@@ -1,6 +1,10 @@
 // Configuration is read from the environment once, validated, and passed down as one typed object.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
+
+/** The package's folder: the default DATA_DIR lives here, whatever folder a command runs from. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export type Config = {
   host: string;
@@ -8,6 +12,8 @@ export type Config = {
   smtpHost: string;
   smtpPort: number;
   databaseUrl: string | null;
+  /** How long start-up keeps retrying an unreachable DATABASE_URL before it gives up. */
+  databaseConnectTimeoutSeconds: number;
   dataDir: string;
   inboxDomain: string;
   smtpUrl: string | null;
@@ -16,6 +22,8 @@ export type Config = {
   consoleIssuer: string | null;
   webhookAllowPrivate: boolean;
   logLevel: string;
+  /** Human-readable log lines (pino-pretty) rather than JSON. */
+  logPretty: boolean;
   rateLimitPerMinute: number;
   defaultPlan: PlanTier;
   smtpTlsKey: string | null;
@@ -34,6 +42,9 @@ export type Config = {
 
 
 export class ConfigError extends Error {}
+
+/** The environment stops the start (a port taken, a database out of reach); the message names the variable. */
+export class StartupError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
@@ -159,7 +170,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpHost: text(env, 'SMTP_HOST', '127.0.0.1'),
     smtpPort: port(env, 'SMTP_PORT', 2525),
     databaseUrl,
-    dataDir: path.resolve(text(env, 'DATA_DIR', './.data')),
+    databaseConnectTimeoutSeconds: positiveNumber(env, 'DATABASE_CONNECT_TIMEOUT_SECONDS', 30),
+    // An explicit DATA_DIR is a path as the shell gave it (relative to the current folder); the
+    // default belongs to the installation, so commands run from elsewhere use the same database.
+    dataDir: env.DATA_DIR ? path.resolve(env.DATA_DIR) : path.join(PROJECT_ROOT, '.data'),
     inboxDomain,
     smtpUrl: smtpRelayUrl(env),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL') ?? `http://${host}:${httpPort}`,
@@ -167,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     consoleIssuer,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     logLevel,
+    logPretty: env.LOG_PRETTY === undefined || env.LOG_PRETTY === '' ? process.stdout.isTTY === true : flag(env, 'LOG_PRETTY'),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
     defaultPlan,
     smtpTlsKey,

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -19,8 +20,14 @@ const REDACT = [
   '*.hmac_secret',
 ];
 
-/** `destination` defaults to stdout; tests pass a stream to read what was logged. */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+/**
+ * JSON lines on stdout, or, with `pretty` (a terminal, LOG_PRETTY=1), lines for people, formatted
+ * in this process (synchronously, so nothing is lost when the process exits). `destination` is for
+ * tests reading what was logged.
+ */
+export function createLogger(level: string, destination?: NodeJS.WritableStream, prettyLines = false): Logger {
   const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (prettyLines) return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  return pino(options);
 }

@@ -1,17 +1,20 @@
 // Starts the service's roles in this process: the HTTP API, inbound SMTP and the workers, all
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
+import fs from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
 import type { Services } from '../http/context.ts';
 import { allRoutes } from '../http/routes/index.ts';
 import { startInboundSmtp } from '../mail/inbound/smtp.ts';
 import { closeRelaySessions, logOutboundRoute } from '../mail/outbound/relay.ts';
-import { createPool } from '../storage/db.ts';
+import { createPool, isDatabaseUnavailable } from '../storage/db.ts';
 import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
-import type { Config } from './config.ts';
+import { StartupError, type Config } from './config.ts';
 import { createIdentityProvider } from './identity.ts';
 import { createListener } from './listener.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -31,13 +34,79 @@ export type RunningService = {
   stop(): Promise<void>;
 };
 
-/** The database URL to use: the configured one, or an embedded server in DATA_DIR. */
+/** The database URL to use: the configured one (once it answers), or an embedded server in DATA_DIR. */
 export async function openDatabase(config: Config, log: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
+  if (config.databaseUrl) {
+    await waitForDatabase(config.databaseUrl, config.databaseConnectTimeoutSeconds, log);
+    log.info({ database: describeDatabase(config.databaseUrl) }, 'using the PostgreSQL at DATABASE_URL');
+    return { url: config.databaseUrl, embedded: null };
+  }
+  await ensureDataDir(config.dataDir);
   const pgLog = log.child({ component: 'postgres' });
   const embedded = await openEmbedded({ dataDir: config.dataDir, onLog: (line) => pgLog.debug(line.trim()) });
   log.info({ data_dir: config.dataDir }, 'using the embedded PostgreSQL');
   return { url: embedded.url, embedded };
+}
+
+/** Where DATABASE_URL points, without its password: for log lines and messages. */
+export function describeDatabase(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+}
+
+/**
+ * A database that is starting alongside this service (a container, a restart) may refuse
+ * connections for a while: retry with backoff, up to the configured time, then stop with one line.
+ * Anything but "not reachable" (a wrong password, a missing database) stops at once.
+ */
+async function waitForDatabase(url: string, timeoutSeconds: number, log: Logger): Promise<void> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  let delay = 200;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    client.on('error', () => {}); // a failed connect also reports here; the rejection below says it
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (err) {
+      await client.end().catch(() => {});
+      const reason = (err as { code?: string }).code ?? (err as Error).message;
+      if (!isDatabaseUnavailable(err)) {
+        throw new StartupError(`DATABASE_URL (${describeDatabase(url)}) was refused: ${(err as Error).message || reason}`);
+      }
+      if (Date.now() + delay > deadline) {
+        throw new StartupError(
+          `DATABASE_URL (${describeDatabase(url)}) cannot be reached (${reason}) after ${timeoutSeconds} s of retries; ` +
+            'start that PostgreSQL, correct DATABASE_URL, or raise DATABASE_CONNECT_TIMEOUT_SECONDS',
+        );
+      }
+      log.warn({ database: describeDatabase(url), err: reason, retry_in_ms: delay }, 'the database cannot be reached yet; retrying');
+      await sleep(delay);
+      delay = Math.min(delay * 2, 5_000);
+    }
+  }
+}
+
+async function ensureDataDir(dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'is a file, or inside one' : (err as Error).message;
+    throw new StartupError(`DATA_DIR must be a folder, but ${dir} ${why}; set DATA_DIR to a folder`);
+  }
+}
+
+/** One line naming the variable behind a port that cannot be bound. */
+function listenError(variable: 'PORT' | 'SMTP_PORT', hostVariable: 'HOST' | 'SMTP_HOST', host: string, port: number, err: unknown): Error {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(`${variable} ${port} is already in use on ${host} (another agent-inbox, or another program); stop it or set ${variable} to a free port`);
+  }
+  if (code === 'EACCES') return new StartupError(`${variable} ${port} needs privileges this process does not have; set ${variable} to a port above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartupError(`${hostVariable} ${host} is not an address of this machine; set ${hostVariable}`);
+  return new StartupError(`${variable} ${port} on ${host} cannot be listened on: ${(err as Error).message}`);
 }
 
 export async function startService(
@@ -45,67 +114,78 @@ export async function startService(
   opts: { roles?: readonly Role[]; log?: Logger; databaseUrl?: string } = {},
 ): Promise<RunningService> {
   const roles = new Set(opts.roles ?? ROLES);
-  const log = opts.log ?? createLogger(config.logLevel);
+  const log = opts.log ?? createLogger(config.logLevel, undefined, config.logPretty);
   const { url, embedded } = opts.databaseUrl ? { url: opts.databaseUrl, embedded: null } : await openDatabase(config, log);
-  const db = createPool(url, log);
-  const applied = await migrate(db);
-  if (applied.length) log.info({ applied }, 'migrations applied');
-  const queue = await startQueue(url, log.child({ component: 'queue' }));
-  await ensureQueues(queue);
-  const listener = createListener(url, log.child({ component: 'listen' }));
-  const identity = await createIdentityProvider(config);
-  const services: Services = { db, queue, listener, config, log, identity, now: () => new Date() };
-  const stops: Array<() => Promise<void> | void> = [];
-
-  if (roles.has('worker')) {
-    logOutboundRoute(config.smtpUrl, log.child({ component: 'outbound' }));
-    const unlisten = await startWorkers({ db, queue, config, log: log.child({ component: 'worker' }) }, listener);
-    stops.push(unlisten);
-  }
-
-  let smtpPort: number | null = null;
-  if (roles.has('smtp')) {
-    const smtp = await startInboundSmtp({ db, queue, config, log });
-    smtpPort = smtp.address.port;
-    stops.push(() => smtp.close());
-  }
-
-  let httpUrl: string | null = null;
-  if (roles.has('api')) {
-    // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
-    let selfUrl = '';
-    const mcp = mcpHttpHandler({ apiBaseUrl: () => selfUrl });
-    const app = createApp({ services, routes: allRoutes(services), mcp });
-    const server: http.Server = await new Promise((resolve) => {
-      const srv = app.listen(config.port, config.host, () => resolve(srv));
-    });
-    server.keepAliveTimeout = 65_000;
-    const { port } = server.address() as AddressInfo;
-    httpUrl = `http://${config.host}:${port}`;
-    selfUrl = `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`;
-    log.info({ url: httpUrl }, 'HTTP API listening');
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
-  }
-
-  return {
-    services,
-    httpUrl,
-    smtpPort,
-    embedded,
-    async stop() {
-      for (const stop of stops.reverse()) await stop();
+  // Undone in reverse order by stop(), or by a start that fails half way (a port in use): the
+  // database always goes last, after everything that holds a connection to it.
+  const undo: Array<() => Promise<void> | void> = [];
+  if (embedded) undo.push(() => embedded.stop());
+  const stop = async () => {
+    while (undo.length) await undo.pop()!();
+  };
+  try {
+    const db = createPool(url, log);
+    undo.push(() => db.end().catch(() => {}));
+    const applied = await migrate(db);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    const listener = createListener(url, log.child({ component: 'listen' }));
+    undo.push(() => listener.close());
+    const queue = await startQueue(url, log.child({ component: 'queue' }));
+    undo.push(async () => {
       await queue.stop().catch(() => {});
       // After the workers: a delivery finishing during their stop returns its relay session.
       closeRelaySessions();
-      await listener.close();
-      await db.end().catch(() => {});
-      if (embedded) await embedded.stop();
-    },
-  };
+    });
+    await ensureQueues(queue);
+    const identity = await createIdentityProvider(config);
+    const services: Services = { db, queue, listener, config, log, identity, now: () => new Date() };
+
+    if (roles.has('worker')) {
+      logOutboundRoute(config.smtpUrl, log.child({ component: 'outbound' }));
+      undo.push(await startWorkers({ db, queue, config, log: log.child({ component: 'worker' }) }, listener));
+    }
+
+    let smtpPort: number | null = null;
+    if (roles.has('smtp')) {
+      const smtp = await startInboundSmtp({ db, queue, config, log }).catch((err) => {
+        throw listenError('SMTP_PORT', 'SMTP_HOST', config.smtpHost, config.smtpPort, err);
+      });
+      smtpPort = smtp.address.port;
+      undo.push(() => smtp.close());
+    }
+
+    let httpUrl: string | null = null;
+    if (roles.has('api')) {
+      // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
+      let selfUrl = '';
+      const mcp = mcpHttpHandler({ apiBaseUrl: () => selfUrl });
+      const app = createApp({ services, routes: allRoutes(services), mcp });
+      const server: http.Server = await new Promise<http.Server>((resolve, reject) => {
+        const srv = app.listen(config.port, config.host, () => {
+          srv.off('error', reject);
+          resolve(srv);
+        });
+        srv.once('error', reject);
+      }).catch((err) => {
+        throw listenError('PORT', 'HOST', config.host, config.port, err);
+      });
+      server.keepAliveTimeout = 65_000;
+      const { port } = server.address() as AddressInfo;
+      httpUrl = `http://${config.host}:${port}`;
+      selfUrl = `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`;
+      log.info({ url: httpUrl }, 'HTTP API listening');
+      undo.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      );
+    }
+
+    return { services, httpUrl, smtpPort, embedded, stop };
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
 }

