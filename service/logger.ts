@@ -31,3 +31,17 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
   if (prettyLines) return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   return pino(options);
 }
+
+// Keys every line already carries (pino's base); a library logging its own would repeat them.
+const BASE_KEYS = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
+
+/**
+ * A logger for a library that logs objects of its own (smtp-server logs the peer's `hostname`):
+ * its keys that clash with the line's base keys get a prefix, so each key appears once.
+ */
+export function libraryLogger(log: Logger, prefix: string): Logger {
+  return log.child(
+    {},
+    { formatters: { log: (obj) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [BASE_KEYS.has(k) ? `${prefix}_${k}` : k, v])) } },
+  );
+}

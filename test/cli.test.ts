@@ -210,3 +210,22 @@ test('a DATA_DIR below a folder other users cannot enter: as root, one line nami
     await fs.rm(closed, { recursive: true, force: true });
   }
 });
+
+test('LOG_PRETTY=1 prints log lines for people rather than JSON', async () => {
+  const child = spawn(process.execPath, [launcher, 'start', '--role', 'api'], {
+    cwd: elsewhere,
+    env: { ...env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_PRETTY: '1' },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const line = await waitFor(() => stdout.split('\n').find((l) => l.includes('HTTP API listening')), 'the service to start', 60_000);
+    assert.doesNotMatch(line, /^\{/);
+    assert.match(line, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: HTTP API listening/);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../../service/config.ts';
-import type { Logger } from '../../service/logger.ts';
+import { libraryLogger, type Logger } from '../../service/logger.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { parseMessage } from '../parse.ts';
 import { batchingIngest } from './batcher.ts';
@@ -44,7 +44,8 @@ export async function startInboundSmtp(
     disableReverseLookup: true,
     // Replies carry RFC 3463 codes (550 5.1.1, 552 5.3.4, 451 4.3.0) that senders act on.
     hideENHANCEDSTATUSCODES: false,
-    logger: log,
+    // Its lines carry their own component (smtp-server) and the client's hostname.
+    logger: libraryLogger(s.log, 'client'),
     // Stopping waits this long for transactions in flight, then closes with 421.
     closeTimeout: 5_000,
 
