@@ -33,10 +33,13 @@ async function main(): Promise<number> {
   // No --test-force-exit: with it, a file still in its top-level await (starting its service) can
   // be ended as "finished" and its tests silently go uncounted. A file that never ends (a handle
   // left open) is caught by this watchdog instead, and fails the run.
+  // Failures with their details and the totals (test/reporter.mjs); TEST_REPORTER=spec, tap or dot
+  // for node's own.
+  const reporter = process.env.TEST_REPORTER || path.join(import.meta.dirname, 'reporter.mjs');
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
+      ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
       { stdio: 'inherit', env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl } },
     );
     const watchdog = setTimeout(() => {
