@@ -29,3 +29,25 @@ test('a passing run prints only the totals', async () => {
   assert.equal(code, 0);
   assert.match(stdout, /^1 passed, 0 failed \(\d+\.\d s\)\n$/);
 });
+
+function runSuite(files: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    // The suite's own PostgreSQL, so the runner starts none of its own.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', ...files], {
+      env: { ...process.env, NODE_TEST_CONTEXT: undefined, DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL, ...env },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout }));
+  });
+}
+
+test('test/run.ts reports with the suite reporter, or with node\'s own named by TEST_REPORTER', async () => {
+  const ours = await runSuite(['test/fixtures/reporter/passing.ts'], { TEST_REPORTER: undefined });
+  assert.equal(ours.code, 0);
+  assert.match(ours.stdout, /^1 passed, 0 failed \(\d+\.\d s\)\n$/);
+  const spec = await runSuite(['test/fixtures/reporter/mixed.ts'], { TEST_REPORTER: 'spec' });
+  assert.equal(spec.code, 1);
+  assert.match(spec.stdout, /✖ adds up/);
+  assert.match(spec.stdout, /✔ passes/);
+});
