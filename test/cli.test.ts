@@ -229,3 +229,42 @@ test('LOG_PRETTY=1 prints log lines for people rather than JSON', async () => {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 });
+
+// A clone in a folder other users cannot enter (root's home, a `mktemp -d` folder): made here by
+// hard-linking this checkout into a 0700 folder.
+test('started from a clone in a 0700 folder: as root, one line naming the folder and the fix; otherwise it starts', async () => {
+  const closed = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-clone-'));
+  const clone = path.join(closed, 'agent-inbox');
+  try {
+    await fs.mkdir(clone);
+    const entries = (await fs.readdir(PROJECT_ROOT)).filter((e) => !['.git', '.data'].includes(e));
+    await run('cp', ['-al', ...entries.map((e) => path.join(PROJECT_ROOT, e)), clone]);
+    const child = spawn(process.execPath, [path.join(clone, 'bin', 'agent-inbox.mjs'), 'start', '--role', 'api'], {
+      cwd: elsewhere,
+      env: { ...env, DATABASE_URL: '', DATA_DIR: '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_PRETTY: '0' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    if (process.getuid?.() === 0) {
+      assert.equal(await exited, 1);
+      assert.match(
+        oneLine(stderr),
+        new RegExp(`^agent-inbox: the embedded PostgreSQL runs as the system user "postgres" when started as root, and that user cannot enter ${closed} \\(mode 0700\\) to reach its server binaries in ${clone}/node_modules/.*; move agent-inbox to a folder other users can enter`),
+      );
+    } else {
+      try {
+        await waitFor(() => stdout.includes('"HTTP API listening"'), 'the service to start', 60_000);
+        assert.match(stdout, new RegExp(`"data_dir":"${path.join(clone, '.data')}"`));
+        child.kill('SIGTERM');
+        assert.equal(await exited, 0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    }
+  } finally {
+    await fs.rm(closed, { recursive: true, force: true });
+  }
+});
