@@ -4,11 +4,11 @@
 import path from 'node:path';
 import { inspect } from 'node:util';
 
-/** @param {{ file?: string, line?: number }} data */
+// The file only: node's line numbers are of the code tsx compiled, not of the source (the error's
+// stack, printed below, has the source lines).
+/** @param {{ file?: string }} data */
 function where(data) {
-  if (!data.file) return '';
-  const file = path.relative(process.cwd(), data.file);
-  return data.line ? ` (${file}:${data.line})` : ` (${file})`;
+  return data.file ? ` (${path.relative(process.cwd(), data.file)})` : '';
 }
 
 /** @param {string} text */
