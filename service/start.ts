@@ -36,12 +36,13 @@ export type RunningService = {
 
 /** The database URL to use: the configured one (once it answers), or an embedded server in DATA_DIR. */
 export async function openDatabase(config: Config, log: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+  // DATA_DIR keeps the embedded cluster and, unless configured otherwise, the keys.
+  if (!config.databaseUrl || !config.consoleJwksUrl || !config.encryptionKey) await ensureDataDir(config.dataDir);
   if (config.databaseUrl) {
     await waitForDatabase(config.databaseUrl, config.databaseConnectTimeoutSeconds, log);
     log.info({ database: describeDatabase(config.databaseUrl) }, 'using the PostgreSQL at DATABASE_URL');
     return { url: config.databaseUrl, embedded: null };
   }
-  await ensureDataDir(config.dataDir);
   const pgLog = log.child({ component: 'postgres' });
   const embedded = await openEmbedded({ dataDir: config.dataDir, onLog: (line) => pgLog.debug(line.trim()) });
   log.info({ data_dir: config.dataDir }, 'using the embedded PostgreSQL');

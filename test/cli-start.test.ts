@@ -71,13 +71,16 @@ test('an unreachable DATABASE_URL is retried for DATABASE_CONNECT_TIMEOUT_SECOND
   assert.ok(retries.length >= 2, `retried with backoff before giving up:\n${stdout}`);
 });
 
-test('a DATA_DIR that is a file stops the start with one line naming DATA_DIR', async () => {
-  const file = path.join(elsewhere, 'not-a-folder');
-  await fs.writeFile(file, 'x');
-  const { code, stderr } = await failing(['start'], { DATABASE_URL: undefined, DATA_DIR: file });
-  assert.equal(code, 1);
-  assert.equal(oneLine(stderr), `agent-inbox: DATA_DIR must be a folder, but ${file} is a file, or inside one; set DATA_DIR to a folder`);
-});
+// With DATABASE_URL too: DATA_DIR still keeps the development signing key and the encryption key.
+for (const database of ['the embedded PostgreSQL', 'DATABASE_URL'] as const) {
+  test(`a DATA_DIR that is a file stops the start on ${database} with one line naming DATA_DIR`, async () => {
+    const file = path.join(elsewhere, 'not-a-folder');
+    await fs.writeFile(file, 'x');
+    const { code, stderr } = await failing(['start'], { DATABASE_URL: database === 'DATABASE_URL' ? svc.databaseUrl : undefined, DATA_DIR: file });
+    assert.equal(code, 1);
+    assert.equal(oneLine(stderr), `agent-inbox: DATA_DIR must be a folder, but ${file} is a file, or inside one; set DATA_DIR to a folder`);
+  });
+}
 
 for (const [variable, role] of [['PORT', 'api'], ['SMTP_PORT', 'smtp']] as const) {
   test(`a ${variable} already in use stops the start with one line naming ${variable}`, async () => {
