@@ -28,5 +28,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # The same Node flags as `npm start` (a larger young generation, see the README).
-ENTRYPOINT ["node", "--max-semi-space-size=64", "--import", "tsx", "bin/agent-inbox.ts"]
+ENTRYPOINT ["node", "--max-semi-space-size=64", "bin/agent-inbox.mjs"]
 CMD ["start"]

@@ -67,7 +67,7 @@ test('the image is Node 20, installs without dev dependencies and runs as a user
 
 test('the image starts the agent-inbox command line with the start command, as npm start does', async () => {
   const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-  assert.deepEqual(entrypoint.slice(-3), ['--import', 'tsx', pkg.bin['agent-inbox']]);
+  assert.equal(entrypoint.at(-1), pkg.bin['agent-inbox']);
   assert.ok(pkg.scripts.start.startsWith(`${entrypoint.slice(0, -1).join(' ')} `), 'the same Node flags as npm start');
   const usage = await run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts']).catch((err) => err);
   const commands = [...String(usage.stderr + usage.stdout).matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((m) => m[1]);
