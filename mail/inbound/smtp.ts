@@ -71,7 +71,7 @@ export async function startInboundSmtp(
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
         // Parsed here, while an earlier message may still be committing.
-        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom })).then(
+        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true })).then(
           (stored) => {
             log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
             callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
