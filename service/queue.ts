@@ -2,7 +2,7 @@
 // transaction, so a job exists exactly when the change that asked for it committed.
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { notifyOnCommit } from '../storage/db.ts';
+import { createPool, notifyOnCommit } from '../storage/db.ts';
 import type { Logger } from './logger.ts';
 
 export const JOB_WAKE_CHANNEL = 'agent_inbox_jobs';
@@ -18,7 +18,10 @@ export type Queue = {
 };
 
 export async function startQueue(url: string, log: Logger): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', max: 5, application_name: 'agent-inbox-queue' });
+  // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
+  // its own pool leaves a client without one between checkout and query.
+  const pool = createPool(url, log, 5, 'agent-inbox-queue');
+  const boss = new PgBoss({ schema: 'pgboss', db: { executeSql: (text, values) => pool.query(text, values) } });
   let running = false;
   // pg-boss reports lost connections as events; they are logged, never fatal, and its loops resume.
   boss.on('error', (err) => log.warn({ err: err.message }, 'job queue error'));
@@ -36,6 +39,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     stop: async () => {
       running = false;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+      await pool.end().catch(() => {});
     },
   };
 }
