@@ -36,25 +36,24 @@ export type ServiceProcess = {
 };
 
 /** Starts `agent-inbox start` as its own process and waits until it answers on HTTP and SMTP. */
-export async function spawnService(env: Record<string, string>, opts: { roles?: string[]; timeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function spawnService(env: Record<string, string | undefined>, opts: { roles?: string[]; timeoutMs?: number } = {}): Promise<ServiceProcess> {
   const port = await freePort();
   const smtpPort = await freePort();
   const args = ['--import', 'tsx', path.join(ROOT, 'bin', 'agent-inbox.ts'), 'start', ...(opts.roles ?? []).flatMap((r) => ['--role', r])];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(smtpPort),
-      INBOX_DOMAIN: DOMAIN,
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    INBOX_DOMAIN: DOMAIN,
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...env,
+  };
+  // An undefined value removes an inherited variable (DATABASE_URL, for the embedded database).
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d: Buffer) => {
     output = (output + d.toString()).slice(-20_000);
