@@ -121,7 +121,7 @@ export type Agent = { key: string; inboxId: string; address: string };
  * An org, an agent and its inbox set to send without review, so every accepted send goes to the
  * relay. The org is written directly; the rest goes through the running service's API.
  */
-export async function setUpAgent(svc: ServiceProcess, databaseUrl: string, dataDir: string): Promise<Agent> {
+export async function setUpAgent(svc: { api: Client }, databaseUrl: string, dataDir: string): Promise<Agent> {
   const log = createLogger('silent');
   const db = createPool(databaseUrl, log, 2);
   const email = `owner-${randomToken(6)}@example.com`;
