@@ -199,18 +199,22 @@ export async function restartPostgres(db: EmbeddedDatabase): Promise<void> {
 /**
  * Inbound mail as another server sends it: each message is tried until a 250, the same bytes each
  * time, as a sending queue retries. Acknowledged Message-IDs are kept; 4xx replies are counted.
+ * With `hangUpEvery`, every so many tries drop the connection right after the final dot, before
+ * the reply: the sender cannot know the mail was stored, and sends it again.
  */
 export class SmtpLoad {
   acknowledged = new Set<string>();
   tempFailures = 0;
+  hangUps = 0;
   private stopping = false;
   private runners: Promise<void>[] = [];
   private next = 0;
+  private tries = 0;
 
   constructor(
     private port: () => number,
     private to: string,
-    private tag = randomToken(6),
+    private opts: { hangUpEvery?: number; tag?: string } = {},
   ) {}
 
   start(concurrency: number, maxMessages = Infinity): this {
@@ -225,28 +229,34 @@ export class SmtpLoad {
   }
 
   private async run(maxMessages: number): Promise<void> {
+    const tag = (this.opts.tag ??= randomToken(6));
     while (!this.stopping && this.next < maxMessages) {
       const n = this.next++;
-      const messageId = `<drill-${this.tag}-${n}@sender.example>`;
+      const messageId = `<drill-${tag}-${n}@sender.example>`;
       const raw = Buffer.from(
         [`From: Sender <load@sender.example>`, `To: ${this.to}`, `Subject: Drill ${n}`, `Message-ID: ${messageId}`, '', `Body of drill mail ${n}.`, ''].join('\r\n'),
       );
       // Retried until acknowledged, unless stopping: an unacknowledged mail stays the sender's.
       for (let attempt = 0; !this.stopping || attempt === 0; attempt++) {
-        const reply = await sendOnce(this.port(), 'load@sender.example', this.to, raw).catch((err: Error) => err.message);
+        const hangUp = !!this.opts.hangUpEvery && ++this.tries % this.opts.hangUpEvery === 0;
+        const reply = await sendOnce(this.port(), 'load@sender.example', this.to, raw, { hangUp }).catch((err: Error) => err.message);
         if (reply.startsWith('250')) {
           this.acknowledged.add(messageId);
           break;
         }
-        this.tempFailures++;
-        await sleep(200);
+        if (hangUp) this.hangUps++;
+        else this.tempFailures++;
+        await sleep(hangUp ? 0 : 200);
       }
     }
   }
 }
 
-/** One SMTP transaction on a fresh connection; the reply to the end of DATA (or the first refusal). */
-export async function sendOnce(port: number, from: string, to: string, raw: Buffer): Promise<string> {
+/**
+ * One SMTP transaction on a fresh connection; the reply to the end of DATA (or the first refusal).
+ * `hangUp` drops the connection right after the final dot and answers 'hung up'.
+ */
+export async function sendOnce(port: number, from: string, to: string, raw: Buffer, opts: { hangUp?: boolean } = {}): Promise<string> {
   const socket = net.connect(port, '127.0.0.1');
   socket.setTimeout(20_000, () => socket.destroy(new Error('timeout')));
   const { next } = smtpReplies(socket);
@@ -258,7 +268,12 @@ export async function sendOnce(port: number, from: string, to: string, raw: Buff
       r = await next();
       if (!r.startsWith(code)) return r;
     }
-    socket.write(Buffer.concat([raw, Buffer.from('.\r\n')]));
+    const body = Buffer.concat([raw, Buffer.from('.\r\n')]);
+    if (opts.hangUp) {
+      await new Promise<void>((resolve) => socket.write(body, () => resolve()));
+      return 'hung up';
+    }
+    socket.write(body);
     r = await next();
     socket.end('QUIT\r\n');
     return r;
@@ -279,10 +294,11 @@ export class SendLoad {
   private runners: Promise<void>[] = [];
   private next = 0;
 
+  private tag = randomToken(6);
+
   constructor(
     private api: () => Client,
     private agent: Agent,
-    private tag = randomToken(6),
   ) {}
 
   start(concurrency: number, maxSends = Infinity): this {
@@ -328,7 +344,11 @@ export type Ledger = {
   mails_duplicated: number;
   sends_accepted: number;
   sends_answered_twice_differently: number;
+  /** Accepted, but no review for it in the database. */
+  sends_lost: number;
   sends_delivered: number;
+  /** Accepted and stored, not at the relay yet (a killed worker's delivery waits for the sweep). */
+  sends_pending: number;
   sends_duplicated_at_relay: number;
   process_exits: number;
 };
@@ -351,6 +371,10 @@ export async function ledger(
   const atRelay = new Map<string, number>();
   for (const s of relaySubjects) atRelay.set(s, (atRelay.get(s) ?? 0) + 1);
   const accepted = sends.flatMap((l) => [...l.accepted.entries()].map(([key, ids]) => ({ subject: l.subjectOf(key), ids })));
+  const reviewIds = accepted.flatMap((a) => [...a.ids]);
+  const found = new Set(
+    (await db.query<{ id: string }>('SELECT id FROM reviews WHERE inbox_id = $1 AND id = ANY($2::text[])', [inboxId, reviewIds])).rows.map((r) => r.id),
+  );
   return {
     mails_acknowledged: acknowledged.length,
     mails_stored: acknowledged.filter((m) => stored.has(m)).length,
@@ -358,7 +382,9 @@ export async function ledger(
     mails_duplicated: [...stored.values()].filter((n) => n > 1).length,
     sends_accepted: accepted.length,
     sends_answered_twice_differently: accepted.filter((a) => a.ids.size > 1).length,
+    sends_lost: accepted.filter((a) => ![...a.ids].every((id) => found.has(id))).length,
     sends_delivered: accepted.filter((a) => atRelay.has(a.subject)).length,
+    sends_pending: accepted.filter((a) => !atRelay.has(a.subject) && [...a.ids].every((id) => found.has(id))).length,
     sends_duplicated_at_relay: [...atRelay.values()].filter((n) => n > 1).length,
     process_exits: processExits,
   };
