@@ -153,6 +153,7 @@ async function runningPostmaster(clusterDir: string): Promise<{ pid: number; por
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {}); // a lost connection fails the awaited call below; it must not end the process
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
