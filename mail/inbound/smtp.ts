@@ -1,6 +1,7 @@
 // The inbound SMTP server: protocol by smtp-server, policy in ./policies, storage by ingest.
 // A 250 after DATA means the message is committed; any failure before that is a 4xx, so the
-// sending server keeps the message and retries.
+// sending server keeps the message and retries. A retry of a mail already stored (the sender
+// lost the connection before our 250) is answered 250 with that copy, not stored again.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
