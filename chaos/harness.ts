@@ -35,8 +35,21 @@ export type ServiceProcess = {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts `agent-inbox start` as its own process and waits until it answers on HTTP and SMTP. */
+/**
+ * Starts `agent-inbox start` as its own process and waits until it answers on HTTP and SMTP. The
+ * ports are picked free just before; if another process took one meanwhile, it tries new ones.
+ */
 export async function spawnService(env: Record<string, string | undefined>, opts: { roles?: string[]; timeoutMs?: number } = {}): Promise<ServiceProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnFreePorts(env, opts);
+    } catch (err) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function spawnOnFreePorts(env: Record<string, string | undefined>, opts: { roles?: string[]; timeoutMs?: number }): Promise<ServiceProcess> {
   const port = await freePort();
   const smtpPort = await freePort();
   const args = ['--import', 'tsx', path.join(ROOT, 'bin', 'agent-inbox.ts'), 'start', ...(opts.roles ?? []).flatMap((r) => ['--role', r])];

@@ -76,6 +76,9 @@ try {
 
   for (let round = 1; round <= rounds && Date.now() < deadline; round++) {
     await sleep(3_000);
+    // On a busy machine the load may take longer to get going: each round hits some in flight.
+    const [acked, accepted] = [smtp.acknowledged.size, sends.accepted.size];
+    await until(() => smtp.acknowledged.size > acked && sends.accepted.size > accepted, 'the load to go on', 60_000);
     say(`round ${round}: SIGKILL the postmaster (${smtp.acknowledged.size} mails acknowledged, ${sends.accepted.size} sends accepted so far)`);
     await killPostmaster(path.join(pg.dir, 'postgres'));
     await sleep(2_000);

@@ -16,6 +16,8 @@ test('the README\'s `npm run chaos` prints a ledger with nothing lost or duplica
   const { stdout } = await promisify(execFile)('sh', ['-c', command], {
     env: { ...inherited, CHAOS_ROUNDS: '1', CHAOS_SMTP_SENDERS: '2', CHAOS_API_SENDERS: '1', CHAOS_SETTLE: '0' },
     maxBuffer: 16 * 1024 * 1024,
+  }).catch((err: { message: string; stdout: string; stderr: string }) => {
+    throw new Error(`${err.message}\n${err.stdout}\n${err.stderr.split('\n').filter((l) => !l.startsWith('{')).join('\n').slice(-4000)}`);
   });
   assert.match(stdout, /chaos ledger/);
   const counted = JSON.parse(stdout.trim().split('\n').at(-1)!);
