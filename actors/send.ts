@@ -12,6 +12,7 @@ import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThre
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
 import { MAX_RECIPIENTS, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
 import type { ReviewIntent, SubmitEvent } from '../machines/review-request.ts';
+import type pg from 'pg';
 import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import type { InboxWithPolicy } from '../storage/inboxes.ts';
@@ -229,7 +230,13 @@ async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limi
 export type Submitted = { review: ReviewRow; released: boolean; policy: EffectiveReviewPolicy };
 
 /** Creates the review (and its job, when released) in one transaction through the runner. */
-export async function submitSend(s: SendServices, p: PreparedSend, now: Date): Promise<Submitted> {
+/** `inTransaction` runs before the review's transaction commits (e.g. to store the response with it). */
+export async function submitSend(
+  s: SendServices,
+  p: PreparedSend,
+  now: Date,
+  inTransaction?: (tx: pg.PoolClient, submitted: Submitted) => Promise<void>,
+): Promise<Submitted> {
   const { inbox } = p;
   const released = p.policy.policy === 'allow_direct';
   const deadline = released ? null : s.config.reviewDeadlineSeconds;
@@ -283,6 +290,8 @@ export async function submitSend(s: SendServices, p: PreparedSend, now: Date): P
       created_at: applied.row.created_at ?? now,
       updated_at: applied.row.updated_at,
     };
-    return { review, released, policy: p.policy };
+    const submitted = { review, released, policy: p.policy };
+    await inTransaction?.(tx, submitted);
+    return submitted;
   }, lockStatement([inboxSendLock(inbox.id)]));
 }

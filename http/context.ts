@@ -5,7 +5,8 @@ import type { Listener } from '../service/listener.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import type { Pool } from '../storage/db.ts';
-import type { IdempotencyScope } from '../storage/idempotency.ts';
+import type { Executor } from '../storage/db.ts';
+import type { IdempotencyScope, StoredResponse } from '../storage/idempotency.ts';
 import type { WindowCounts } from '../storage/rate-limit.ts';
 import type { AgentAuth, ConsoleAuth } from './auth.ts';
 import type { OperationSpec } from './openapi.ts';
@@ -32,6 +33,11 @@ export type ApiState = {
   body: any;
   query: Record<string, any>;
   params: Record<string, string>;
+  /** Set while a request holds an Idempotency-Key claim. */
+  idempotency?: {
+    /** Stores the response to replay inside `tx`, the transaction of the request's effect. */
+    completeIn(tx: Executor, response: StoredResponse): Promise<void>;
+  };
 };
 
 export type ApiContext = Koa.ParameterizedContext<ApiState>;

@@ -9,6 +9,7 @@ import {
   completeIdempotencyKey,
   readIdempotencyKey,
   releaseIdempotencyKey,
+  renewIdempotencyKey,
   type IdempotencyScope,
 } from '../storage/idempotency.ts';
 import { sealerFor } from '../service/encryption.ts';
@@ -170,7 +171,8 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
       .update(ctx.state.rawBody ?? Buffer.alloc(0))
       .digest('hex');
 
-    if (!(await claimIdempotencyKey(s.db, scope, hash))) {
+    const claim = { owner: crypto.randomUUID(), leaseSeconds: s.config.idempotencyLeaseSeconds };
+    if (!(await claimIdempotencyKey(s.db, scope, hash, claim))) {
       const deadline = Date.now() + WAIT_FOR_FIRST_MS;
       for (;;) {
         const found = await readIdempotencyKey(s.db, scope, sealer);
@@ -187,11 +189,8 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
           ctx.body = found.response.body;
           return;
         }
-        if (!found) {
-          // The first request failed and released its claim: this one runs.
-          if (await claimIdempotencyKey(s.db, scope, hash)) break;
-          continue;
-        }
+        // Free (the first request failed and released it), or its lease lapsed: this one runs.
+        if (await claimIdempotencyKey(s.db, scope, hash, claim)) break;
         if (Date.now() > deadline) {
           throw new Problem('conflict', { detail: 'A request with this Idempotency-Key is still running; retry shortly.', headers: { 'Retry-After': '1' } });
         }
@@ -199,9 +198,26 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
       }
     }
 
+    // The lease is renewed while this request runs; it lapses only when this process is gone.
+    const renewal = setInterval(() => {
+      renewIdempotencyKey(s.db, scope, claim).catch(() => {});
+    }, (claim.leaseSeconds * 1000) / 3);
+    renewal.unref();
+    let completed = false;
+    ctx.state.idempotency = {
+      // A route calls this inside the transaction of its effect: the effect and its replay commit
+      // together, so a retry after a crash finds one or runs the request on neither.
+      async completeIn(tx, response) {
+        if (!(await completeIdempotencyKey(tx, scope, response, sealer, claim.owner))) {
+          throw new Problem('conflict', { detail: 'A request with this Idempotency-Key is still running; retry shortly.', headers: { 'Retry-After': '1' } });
+        }
+        completed = true;
+      },
+    };
     try {
       await next();
     } catch (err) {
+      if (completed) throw err;
       const rendered = errorResponse(err, ctx.state.requestId, problemsBase(s), op.envelope);
       if (rendered.status < 500 && rendered.status !== 429) {
         await completeIdempotencyKey(
@@ -209,20 +225,24 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
           scope,
           { status: rendered.status, body: rendered.body, headers: { ...rendered.headers, 'Content-Type': rendered.contentType } },
           sealer,
+          claim.owner,
         );
       } else {
-        await releaseIdempotencyKey(s.db, scope).catch(() => {});
+        await releaseIdempotencyKey(s.db, scope, claim.owner).catch(() => {});
       }
       throw err;
+    } finally {
+      clearInterval(renewal);
     }
+    if (completed) return;
     if (ctx.status >= 500 || ctx.status === 429 || Buffer.isBuffer(ctx.body) || isStream(ctx.body)) {
-      await releaseIdempotencyKey(s.db, scope);
+      await releaseIdempotencyKey(s.db, scope, claim.owner);
       return;
     }
     const headers: Record<string, string> = {};
     const location = ctx.response.get('Location');
     if (location) headers.Location = location;
-    await completeIdempotencyKey(s.db, scope, { status: ctx.status, body: ctx.body ?? null, headers }, sealer);
+    await completeIdempotencyKey(s.db, scope, { status: ctx.status, body: ctx.body ?? null, headers }, sealer, claim.owner);
   };
 }
 

@@ -38,6 +38,8 @@ export type Config = {
   sseHeartbeatSeconds: number;
   /** Seconds a human-routed review may wait before it is cancelled (deadline_exceeded); null: no deadline. */
   reviewDeadlineSeconds: number | null;
+  /** Seconds an Idempotency-Key claim outlives its request's last sign of life (a process that died mid-request). */
+  idempotencyLeaseSeconds: number;
 };
 
 
@@ -192,5 +194,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookDeactivateAfter: positiveInt(env, 'WEBHOOK_DEACTIVATE_AFTER', 20),
     sseHeartbeatSeconds: positiveNumber(env, 'SSE_HEARTBEAT_SECONDS', 15),
     reviewDeadlineSeconds: optional(env, 'REVIEW_DEADLINE_SECONDS') === null ? null : positiveInt(env, 'REVIEW_DEADLINE_SECONDS', 1),
+    idempotencyLeaseSeconds: positiveNumber(env, 'IDEMPOTENCY_LEASE_SECONDS', 30),
   };
 }

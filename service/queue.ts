@@ -1,9 +1,12 @@
 // The durable job queue (pg-boss on the same PostgreSQL). Jobs are enqueued inside the caller's
 // transaction, so a job exists exactly when the change that asked for it committed.
+import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { notifyOnCommit } from '../storage/db.ts';
+import { createPool, notifyOnCommit } from '../storage/db.ts';
 import type { Logger } from './logger.ts';
+
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
 
 export const JOB_WAKE_CHANNEL = 'agent_inbox_jobs';
 
@@ -17,8 +20,26 @@ export type Queue = {
   stop(): Promise<void>;
 };
 
+const SCHEMA = 'pgboss';
+// The statements pg-boss's worker loop runs after a job without awaiting them (manager.js onFetch).
+const UNAWAITED = new Set<string>([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
+
 export async function startQueue(url: string, log: Logger): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: url, schema: 'pgboss', max: 5, application_name: 'agent-inbox-queue' });
+  // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
+  // its own pool leaves a client without one between checkout and query.
+  const pool = createPool(url, log, 5, 'agent-inbox-queue');
+  const executeSql = (text: string, values?: unknown[]) => {
+    const query = pool.query(text, values);
+    if (!UNAWAITED.has(text)) return query;
+    // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
+    // would end the process. The job stays active, expires and is retried by its queue policy,
+    // as when a worker dies.
+    return query.catch((err: Error) => {
+      log.warn({ err: err.message }, 'recording a job outcome failed; the job will expire and be retried');
+      return { rows: [{ count: 0 }] };
+    });
+  };
+  const boss = new PgBoss({ schema: SCHEMA, db: { executeSql } });
   let running = false;
   // pg-boss reports lost connections as events; they are logged, never fatal, and its loops resume.
   boss.on('error', (err) => log.warn({ err: err.message }, 'job queue error'));
@@ -36,6 +57,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     stop: async () => {
       running = false;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+      await pool.end().catch(() => {});
     },
   };
 }

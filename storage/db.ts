@@ -8,10 +8,16 @@ export type Executor = pg.Pool | pg.PoolClient | pg.ClientBase;
 // bigint columns (event ids, counters) come back as JS numbers; they stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPool(url: string, log: Logger, max = 20): Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+export function createPool(url: string, log: Logger, max = 20, applicationName?: string): Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: applicationName });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));
+  // Nor one checked out (in a transaction, holding a delivery lock): out of the pool it has no
+  // listener of the pool's, and PostgreSQL's exit arrives as an 'error' event between queries.
+  // This one lasts the client's whole life; its next query fails, and release() discards it.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.warn({ err: err.message }, 'database connection lost'));
+  });
   return pool;
 }
 

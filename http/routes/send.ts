@@ -2,7 +2,7 @@
 // writes nothing); the handler then creates the review. A plain send reads its inbox and what it is
 // checked against in one round trip.
 import { reviewView } from '../../actors/reviews.ts';
-import { plainSendRecipients, prepareSend, submitSend, type PreparedSend } from '../../actors/send.ts';
+import { plainSendRecipients, prepareSend, submitSend, type PreparedSend, type Submitted } from '../../actors/send.ts';
 import type { ReviewKind } from '../../storage/reviews.ts';
 import type { ApiContext, Route, RouteTable, Services } from '../context.ts';
 import { callerInbox, callerInboxWithSendChecks } from '../inbox-access.ts';
@@ -23,10 +23,17 @@ export function sendRoutes(s: Services): RouteTable {
     },
     handler: async (ctx) => {
       const p = prepared.get(ctx) ?? (await prepare(ctx, kind));
-      const submitted = await submitSend(s, p, s.now());
-      ctx.status = 202;
-      ctx.set('Location', `/v1/reviews/${submitted.review.id}`);
-      ctx.body = presentSendAccepted(reviewView(submitted.review, 'composer'), submitted.released, submitted.policy);
+      const accepted = (submitted: Submitted) => ({
+        status: 202,
+        headers: { Location: `/v1/reviews/${submitted.review.id}` },
+        body: presentSendAccepted(reviewView(submitted.review, 'composer'), submitted.released, submitted.policy),
+      });
+      // With an Idempotency-Key, its replay commits together with the review.
+      const submitted = await submitSend(s, p, s.now(), ctx.state.idempotency && ((tx, sub) => ctx.state.idempotency!.completeIn(tx, accepted(sub))));
+      const response = accepted(submitted);
+      ctx.status = response.status;
+      ctx.set('Location', response.headers.Location);
+      ctx.body = response.body;
     },
   });
   return { sendEmail: route('send'), replyEmail: route('reply'), forwardEmail: route('forward') };

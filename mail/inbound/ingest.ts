@@ -1,10 +1,12 @@
 // Storing a received message: once per recipient inbox, raw and parsed together, placed in a
 // thread, with its `message.received` event, all in one transaction. The SMTP server calls it
 // after DATA; internal delivery (a send to an address hosted here) calls it the same way.
+import crypto from 'node:crypto';
 import type pg from 'pg';
 import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '../../actors/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
+import { recordReceipt } from '../../storage/inbound-receipts.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
@@ -24,6 +26,11 @@ export type IngestInput = {
   folder?: Folder;
   direction?: 'inbound' | 'outbound';
   review_id?: string | null;
+  /**
+   * Mail from another server: the same bytes with the same Message-ID to the same inbox within a
+   * day are the sender retrying a delivery whose 250 it missed, answered with the stored copy.
+   */
+  recognise_retries?: boolean;
 };
 
 export type StoredMessage = { inbox: InboxRow; id: string; thread_id: string; folder: Folder; seq: number; received_at: Date };
@@ -122,6 +129,11 @@ async function storeForInbox(
   const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
   const id = newMessageId(inbox.id);
   const folder = input.folder ?? 'INBOX';
+  if (input.recognise_retries) {
+    const receipt = { inbox_id: inbox.id, message_key: v.own_key, raw_sha256: crypto.createHash('sha256').update(input.raw).digest() };
+    const { earlier } = await recordReceipt(tx, inbox.org_id, receipt, id);
+    if (earlier) return { inbox, ...earlier };
+  }
   const direction = input.direction ?? 'inbound';
   const { seq, received_at, thread_id: threadId, event, subscribers } = await insertMessage(tx, {
     ...at,

@@ -1,6 +1,7 @@
 // The inbound SMTP server: protocol by smtp-server, policy in ./policies, storage by ingest.
 // A 250 after DATA means the message is committed; any failure before that is a 4xx, so the
-// sending server keeps the message and retries.
+// sending server keeps the message and retries. A retry of a mail already stored (the sender
+// lost the connection before our 250) is answered 250 with that copy, not stored again.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
@@ -72,7 +73,7 @@ export async function startInboundSmtp(
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
         // Parsed here, while an earlier message may still be committing.
-        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom })).then(
+        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true })).then(
           (stored) => {
             log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
             callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
