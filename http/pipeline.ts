@@ -17,7 +17,7 @@ import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
-import { validationProblem, type Validators } from './validate.ts';
+import { nulProblem, validationProblem, type Validators } from './validate.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
 
 type Middleware = Koa.Middleware<ApiState>;
@@ -27,6 +27,9 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
     async (ctx, next) => {
       ctx.state.op = op;
       ctx.state.params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+      // Before authentication, which already looks path parameters up (a console org, a project).
+      const nul = nulProblem(ctx.state.params, ctx.query);
+      if (nul) throw nul;
       await next();
     },
     authenticate(op, s),
@@ -96,6 +99,8 @@ function readBody(op: OperationSpec): Middleware {
       } catch {
         throw new Problem('bad_request', { detail: 'The body is not valid JSON.', errors: [{ field: 'body', code: 'invalid_json' }] });
       }
+      const nul = nulProblem({}, {}, ctx.state.body);
+      if (nul) throw nul;
     } else if (op.bodyRequired) {
       throw new Problem('bad_request', { detail: 'A JSON body is required.', errors: [{ field: 'body', code: 'required' }] });
     }
