@@ -103,7 +103,7 @@ function readBody(op: OperationSpec): Middleware {
     const large = op.maxBodyBytes > LARGE_BODY_BYTES && (declared === null || declared > LARGE_BODY_BYTES);
     if (large) await largeBodies.acquire();
     try {
-      await parseBody(ctx, op);
+      await parseBody(ctx, op, declared);
       await next();
     } finally {
       if (large) largeBodies.release();
@@ -111,9 +111,11 @@ function readBody(op: OperationSpec): Middleware {
   };
 }
 
-async function parseBody(ctx: ApiContext, op: OperationSpec): Promise<void> {
-  const raw = await readRaw(ctx.req, op.maxBodyBytes);
-  ctx.state.rawBody = raw;
+async function parseBody(ctx: ApiContext, op: OperationSpec, declared: number | null): Promise<void> {
+  const raw = await readRaw(ctx.req, op.maxBodyBytes, declared);
+  // The exact bytes, so a retry that spells a field differently is a different request. Only the
+  // digest is kept: the bytes are not held for the rest of the request.
+  if (op.idempotent) ctx.state.requestHash = requestHash(ctx, raw);
   if (raw.length > 0) {
     if (!ctx.is('application/json', '+json')) {
       throw new Problem('bad_request', { status: 415, detail: 'Send the body as application/json.' });
@@ -130,21 +132,30 @@ async function parseBody(ctx: ApiContext, op: OperationSpec): Promise<void> {
   }
 }
 
-/** The body's bytes, counted as they arrive: past the limit it is refused without reading on. */
-function readRaw(req: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+const requestHash = (ctx: ApiContext, raw: Buffer): string =>
+  crypto.createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex');
+
+/**
+ * The body's bytes, counted as they arrive: past the limit it is refused without reading on. With
+ * a Content-Length (which Node's parser holds the body to) each chunk is copied into one buffer of
+ * that size, instead of gathering the chunks and joining them, which held the body twice.
+ */
+function readRaw(req: NodeJS.ReadableStream, limit: number, declared: number | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const into = declared === null ? null : Buffer.allocUnsafe(declared);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
+      if (size + chunk.length > limit || (into && size + chunk.length > into.length)) {
         req.removeAllListeners('data');
         reject(tooLarge(limit));
         return;
       }
-      chunks.push(chunk);
+      if (into) chunk.copy(into, size);
+      else chunks.push(chunk);
+      size += chunk.length;
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(into ? into.subarray(0, size) : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
@@ -189,12 +200,7 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
     const scope = key ? await scopeOf(ctx, route, key) : null;
     if (route.precheck && !(scope && (await readIdempotencyKey(s.db, scope, sealer))?.response)) await route.precheck(ctx);
     if (!scope) return next();
-    // The exact bytes, so a retry that spells a field differently is a different request.
-    const hash = crypto
-      .createHash('sha256')
-      .update(`${ctx.method} ${ctx.path}\n`)
-      .update(ctx.state.rawBody ?? Buffer.alloc(0))
-      .digest('hex');
+    const hash = ctx.state.requestHash ?? requestHash(ctx, Buffer.alloc(0));
 
     if (!(await claimIdempotencyKey(s.db, scope, hash))) {
       const deadline = Date.now() + WAIT_FOR_FIRST_MS;

@@ -60,3 +60,8 @@ test('a request line that is not HTTP is answered 400 with problem+json', async 
   const r = await exchange('HELLO THERE\r\n\r\n');
   assertProblem(r, 400);
 });
+
+test('a NUL in a header value is answered 400 with problem+json', async () => {
+  const r = await exchange('GET /v1/inboxes HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\u0000b\r\n\r\n');
+  assertProblem(r, 400);
+});
