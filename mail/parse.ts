@@ -342,6 +342,14 @@ function parseHeadersOnly(raw: Buffer, limits: ParseLimits, reason: string): Par
   };
 }
 
+/** A message known only by its raw source: every parsed field empty, and `parse_error` saying why. */
+export function unparsedMail(reason: string): ParsedMail {
+  return {
+    from: null, to: [], cc: [], reply_to: [], raw_from: '', raw_to: '', subject: '', date: null, date_header: null,
+    message_id: null, in_reply_to: null, references: [], text: null, html: null, attachments: [], parse_error: reason,
+  };
+}
+
 function rawAddresses(value: string): Address[] {
   if (!value) return [];
   const entries = addressparser(value, { flatten: true });
