@@ -29,7 +29,8 @@ export type ApiState = {
   /** The agent key's requests in the current rate window, counted when it was authenticated. */
   rateWindow?: WindowCounts;
   console?: ConsoleAuth;
-  rawBody?: Buffer;
+  /** sha256 of method, path and the body's exact bytes: what an Idempotency-Key is bound to. */
+  requestHash?: string;
   body: any;
   query: Record<string, any>;
   params: Record<string, string>;

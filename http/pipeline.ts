@@ -2,6 +2,7 @@
 // asserted project, validate, idempotency, then the handler. Each step is driven by the
 // operation's entry in the OpenAPI document.
 import crypto from 'node:crypto';
+import { Sema } from 'async-sema';
 import type Koa from 'koa';
 import { decideRate } from '../machines/policy/rate-limit.ts';
 import {
@@ -18,7 +19,7 @@ import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
-import { validationProblem, type Validators } from './validate.ts';
+import { nulProblem, validationProblem, type Validators } from './validate.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
 
 type Middleware = Koa.Middleware<ApiState>;
@@ -28,6 +29,9 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
     async (ctx, next) => {
       ctx.state.op = op;
       ctx.state.params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+      // Before authentication, which already looks path parameters up (a console org, a project).
+      const nul = nulProblem(ctx.state.params, ctx.query);
+      if (nul) throw nul;
       await next();
     },
     authenticate(op, s),
@@ -82,44 +86,77 @@ function rateLimit(op: OperationSpec, s: Services): Middleware {
   };
 }
 
+// A large body is held several times over while it is handled (its bytes, the parsed JSON, the
+// decoded attachments, the query parameters): eight concurrent 33 MB sends took the process from
+// 252 MB to 923 MB of memory. Bodies that may pass LARGE_BODY_BYTES are read and handled
+// LARGE_BODY_SLOTS at a time; the others wait unread, their bytes left in the socket.
+const LARGE_BODY_BYTES = 1024 * 1024;
+const LARGE_BODY_SLOTS = 2;
+const largeBodies = new Sema(LARGE_BODY_SLOTS);
+
 function readBody(op: OperationSpec): Middleware {
   return async (ctx, next) => {
     ctx.state.body = undefined;
     if (!op.bodyPointer) return next();
-    const raw = await readRaw(ctx.req, op.maxBodyBytes);
-    ctx.state.rawBody = raw;
-    if (raw.length > 0) {
-      if (!ctx.is('application/json', '+json')) {
-        throw new Problem('bad_request', { status: 415, detail: 'Send the body as application/json.' });
-      }
-      try {
-        ctx.state.body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new Problem('bad_request', { detail: 'The body is not valid JSON.', errors: [{ field: 'body', code: 'invalid_json' }] });
-      }
-    } else if (op.bodyRequired) {
-      throw new Problem('bad_request', { detail: 'A JSON body is required.', errors: [{ field: 'body', code: 'required' }] });
+    const declared = ctx.get('content-length') === '' ? null : Number(ctx.get('content-length'));
+    // Refused before a byte is read, and before waiting for a slot.
+    if (declared !== null && declared > op.maxBodyBytes) throw tooLarge(op.maxBodyBytes);
+    const large = op.maxBodyBytes > LARGE_BODY_BYTES && (declared === null || declared > LARGE_BODY_BYTES);
+    if (large) await largeBodies.acquire();
+    try {
+      await parseBody(ctx, op, declared);
+      await next();
+    } finally {
+      if (large) largeBodies.release();
     }
-    await next();
   };
 }
 
-function readRaw(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
+async function parseBody(ctx: ApiContext, op: OperationSpec, declared: number | null): Promise<void> {
+  const raw = await readRaw(ctx.req, op.maxBodyBytes, declared);
+  // The exact bytes, so a retry that spells a field differently is a different request. Only the
+  // digest is kept: the bytes are not held for the rest of the request.
+  if (op.idempotent) ctx.state.requestHash = requestHash(ctx, raw);
+  if (raw.length > 0) {
+    if (!ctx.is('application/json', '+json')) {
+      throw new Problem('bad_request', { status: 415, detail: 'Send the body as application/json.' });
+    }
+    try {
+      ctx.state.body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new Problem('bad_request', { detail: 'The body is not valid JSON.', errors: [{ field: 'body', code: 'invalid_json' }] });
+    }
+    const nul = nulProblem({}, {}, ctx.state.body);
+    if (nul) throw nul;
+  } else if (op.bodyRequired) {
+    throw new Problem('bad_request', { detail: 'A JSON body is required.', errors: [{ field: 'body', code: 'required' }] });
+  }
+}
+
+const requestHash = (ctx: ApiContext, raw: Buffer): string =>
+  crypto.createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex');
+
+/**
+ * The body's bytes, counted as they arrive: past the limit it is refused without reading on. With
+ * a Content-Length (which Node's parser holds the body to) each chunk is copied into one buffer of
+ * that size, instead of gathering the chunks and joining them, which held the body twice.
+ */
+function readRaw(req: NodeJS.ReadableStream, limit: number, declared: number | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const into = declared === null ? null : Buffer.allocUnsafe(declared);
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
+      if (size + chunk.length > limit || (into && size + chunk.length > into.length)) {
         req.removeAllListeners('data');
         reject(tooLarge(limit));
         return;
       }
-      chunks.push(chunk);
+      if (into) chunk.copy(into, size);
+      else chunks.push(chunk);
+      size += chunk.length;
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(into ? into.subarray(0, size) : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
@@ -164,12 +201,7 @@ function idempotency(op: OperationSpec, route: Route, s: Services): Middleware {
     const scope = key ? await scopeOf(ctx, route, key) : null;
     if (route.precheck && !(scope && (await readIdempotencyKey(s.db, scope, sealer))?.response)) await route.precheck(ctx);
     if (!scope) return next();
-    // The exact bytes, so a retry that spells a field differently is a different request.
-    const hash = crypto
-      .createHash('sha256')
-      .update(`${ctx.method} ${ctx.path}\n`)
-      .update(ctx.state.rawBody ?? Buffer.alloc(0))
-      .digest('hex');
+    const hash = ctx.state.requestHash ?? requestHash(ctx, Buffer.alloc(0));
 
     const claim = { owner: crypto.randomUUID(), leaseSeconds: s.config.idempotencyLeaseSeconds };
     if (!(await claimIdempotencyKey(s.db, scope, hash, claim))) {

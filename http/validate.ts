@@ -121,3 +121,37 @@ export function validationProblem(errors: ErrorObject[], root: string, acceptedK
   const detail = list.map((e) => e.detail).join('; ');
   return new Problem('bad_request', { detail, errors: list });
 }
+
+// PostgreSQL's text and jsonb cannot hold U+0000: a value carrying it would fail inside the query
+// (a 500) or could never match a stored one. It is refused before anything reads the database.
+const NUL = '\u0000';
+
+/** The first value (or object key) holding U+0000, as a dotted field path ('' for the root); null when none does. */
+export function nulField(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes(NUL) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  const join = (key: string | number) => (path ? `${path}.${key}` : String(key));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulField(value[i], join(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes(NUL)) return path || 'body';
+    const found = nulField(item, join(key));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** A 400 naming the parameter or body field that holds U+0000; null when none does. */
+export function nulProblem(params: Record<string, unknown>, query: Record<string, unknown>, body?: unknown): Problem | null {
+  const named = (values: Record<string, unknown>) => Object.keys(values).find((k) => k.includes(NUL) || nulField(values[k]) !== null);
+  const inBody = body === undefined ? null : nulField(body);
+  const field = named(params) ?? named(query) ?? (inBody === null ? undefined : inBody || 'body');
+  if (field === undefined) return null;
+  const detail = `${field} contains a NUL character (U+0000), which cannot be stored`;
+  return new Problem('bad_request', { detail, errors: [{ field, code: 'invalid_character', detail }] });
+}

@@ -152,6 +152,22 @@ function fromMailparser(mail: MailparserMail): ParsedMail {
   };
 }
 
+/**
+ * The same mail with U+0000 removed from every text: PostgreSQL's text and jsonb refuse it (the
+ * insert failed, and the message was refused with 451 on every retry), and a NUL carries nothing a
+ * reader needs. Attachment contents are bytes and keep theirs, as does the raw source.
+ */
+export function withoutNul(mail: ParsedMail): ParsedMail {
+  return strip(mail) as ParsedMail;
+}
+
+function strip(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
+  if (Array.isArray(value)) return value.map(strip);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strip(v)]));
+}
+
 function rootContentType(mail: MailparserMail): string {
   const header = mail.headers.get('content-type');
   if (header && typeof header === 'object' && 'value' in header && typeof header.value === 'string') {
@@ -323,6 +339,14 @@ function parseHeadersOnly(raw: Buffer, limits: ParseLimits, reason: string): Par
     html: null,
     attachments: [],
     parse_error: reason,
+  };
+}
+
+/** A message known only by its raw source: every parsed field empty, and `parse_error` saying why. */
+export function unparsedMail(reason: string): ParsedMail {
+  return {
+    from: null, to: [], cc: [], reply_to: [], raw_from: '', raw_to: '', subject: '', date: null, date_header: null,
+    message_id: null, in_reply_to: null, references: [], text: null, html: null, attachments: [], parse_error: reason,
   };
 }
 

@@ -15,6 +15,12 @@ const LIST_TAG = /\[[^\][]{1,64}\]\s*/y;
 
 // A References header can list hundreds of ids; the newest few are enough to find the thread.
 const MAX_LOOKUP_KEYS = 50;
+// A Message-ID fits on one header line (998 octets, RFC 5322); a longer one is not a real id, and
+// as a thread key it would pass the size of a btree entry (about 2.7 KB) and fail the insert.
+const MAX_KEY_BYTES = 998;
+
+/** Whether a normalized Message-ID can serve as a thread key. */
+export const usableThreadKey = (key: string): boolean => key !== '' && Buffer.byteLength(key) <= MAX_KEY_BYTES;
 
 /** Subject for grouping: reply/forward prefixes and [list] tags removed, whitespace collapsed, lower-cased. */
 export function normalizeSubject(subject: string): string {
@@ -62,7 +68,7 @@ export function threadLookupKeys(headers: ThreadHeaders): string[] {
   const keys: string[] = [];
   for (const candidate of candidates) {
     const key = normalizeMessageId(candidate);
-    if (key && key !== own && !keys.includes(key)) keys.push(key);
+    if (usableThreadKey(key) && key !== own && !keys.includes(key)) keys.push(key);
     if (keys.length === MAX_LOOKUP_KEYS) break;
   }
   return keys;

@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
+import { answerClientErrors } from '../http/client-errors.ts';
+import { problemsBase } from '../http/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { allRoutes } from '../http/routes/index.ts';
 import { startInboundSmtp } from '../mail/inbound/smtp.ts';
@@ -171,6 +173,7 @@ export async function startService(
         throw listenError('PORT', 'HOST', config.host, config.port, err);
       });
       server.keepAliveTimeout = 65_000;
+      answerClientErrors(server, problemsBase(services));
       const { port } = server.address() as AddressInfo;
       httpUrl = `http://${config.host}:${port}`;
       selfUrl = `http://${['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host}:${port}`;

@@ -116,13 +116,15 @@ const INSERT_MESSAGE = `
         WHERE k.org_id = $1 AND k.inbox_id = $3 AND k.message_key = ANY($43::text[])
         ORDER BY array_position($43::text[], k.message_key) LIMIT 1),
       (SELECT t.id FROM threads t
-        WHERE $44::text IS NOT NULL AND t.org_id = $1 AND t.inbox_id = $3 AND t.normalized_subject = $44
+        WHERE $44::text IS NOT NULL AND t.org_id = $1 AND t.inbox_id = $3
+          AND md5(t.normalized_subject) = md5($44) AND t.normalized_subject = $44
           AND t.updated_at > $46::timestamptz AND $45::text = ANY(t.participants)
         ORDER BY t.updated_at DESC LIMIT 1),
       $5::text) AS thread_id),
-  -- Bodies are cut at 100,000 characters: to_tsvector refuses results over 1 MiB.
+  -- Bodies are cut at 100,000 characters, subjects and addresses at 10,000: to_tsvector refuses
+  -- results over 1 MiB, and a header can be as long as the message.
   vec AS MATERIALIZED (
-    SELECT message_search_vector($16::text, $26::text, left(coalesce($22::text, $24::text, ''), 100000)) AS search),
+    SELECT message_search_vector(left($16::text, 10000), left($26::text, 10000), left(coalesce($22::text, $24::text, ''), 100000)) AS search),
   msg AS (
     INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen,
       from_name, from_email, to_addrs, cc_addrs, reply_to, raw_from, raw_to, subject, date, date_header,

@@ -11,8 +11,8 @@ import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
 import { extractHtml, extractText, htmlToText } from '../extract.ts';
-import { parseMessage, type Address, type ParsedMail } from '../parse.ts';
-import { normalizeMessageId, normalizeSubject, threadLookupKeys } from '../thread.ts';
+import { parseMessage, withoutNul, type Address, type ParsedMail } from '../parse.ts';
+import { normalizeMessageId, normalizeSubject, threadLookupKeys, usableThreadKey } from '../thread.ts';
 
 export type IngestServices = { db: Pool; queue: Queue };
 
@@ -67,8 +67,10 @@ export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: In
 type Prepared = { input: IngestInput; parsed: ParsedMail; views: Views; recipients: InboxRow[] };
 
 async function prepare(input: IngestInput): Promise<Prepared> {
-  const parsed = input.parsed ?? (await parseMessage(input.raw));
-  return { input, parsed, views: derivedViews(parsed), recipients: [...new Map(input.recipients.map((r) => [r.id, r])).values()] };
+  // The raw source keeps its bytes; every text derived from it is stored without NUL.
+  const parsed = withoutNul(input.parsed ?? (await parseMessage(input.raw)));
+  const envelope_from = input.envelope_from === null ? null : input.envelope_from.replaceAll('\u0000', '');
+  return { input: { ...input, envelope_from }, parsed, views: derivedViews(parsed), recipients: [...new Map(input.recipients.map((r) => [r.id, r])).values()] };
 }
 
 /** The thread-key locks of every copy to be stored. */
@@ -111,7 +113,7 @@ function derivedViews(p: ParsedMail): Views {
     extracted_html,
     search_addresses: people.map((a) => `${a.name} ${a.email} ${a.email.replace('@', ' ')}`).join(' '),
     participants: [...new Set([...(p.from ? [p.from] : []), ...p.to, ...p.cc].map((a) => a.email.toLowerCase()))],
-    own_key: p.message_id ? normalizeMessageId(p.message_id) : '',
+    own_key: p.message_id && usableThreadKey(normalizeMessageId(p.message_id)) ? normalizeMessageId(p.message_id) : '',
     lookup_keys: threadLookupKeys(p),
     normalized_subject,
     reply_subject: normalized_subject !== '' && normalized_subject !== p.subject.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase(),

@@ -8,9 +8,10 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMT
 import type { Config } from '../../service/config.ts';
 import { libraryLogger, type Logger } from '../../service/logger.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
-import { parseMessage } from '../parse.ts';
+import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { batchingIngest } from './batcher.ts';
 import type { IngestServices } from './ingest.ts';
+import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { tryAgainLater } from './policies/smtp-error.ts';
@@ -72,17 +73,25 @@ export async function startInboundSmtp(
         const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
+        const store = (parsed: ParsedMail) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true });
         // Parsed here, while an earlier message may still be committing.
-        parseMessage(raw).then((parsed) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true })).then(
-          (stored) => {
-            log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
-            callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
-          },
-          (err) => {
-            log.error({ cid: session.id, err }, 'storing a message failed');
-            callback(tryAgainLater('The message could not be stored'));
-          },
-        );
+        parseMessage(raw)
+          .then(store)
+          .catch((err) => {
+            if (!failsOnContent(err)) throw err;
+            log.warn({ cid: session.id, err }, 'the parsed message could not be stored; storing it unparsed');
+            return store(unparsedMail(`the parsed message could not be stored: ${(err as Error).message}`));
+          })
+          .then(
+            (stored) => {
+              log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
+              callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
+            },
+            (err) => {
+              log.error({ cid: session.id, err }, 'storing a message failed');
+              callback(failsOnContent(err) ? refusedForGood('The message cannot be stored') : tryAgainLater('The message could not be stored'));
+            },
+          );
       });
     },
   };
