@@ -17,6 +17,8 @@ export type Config = {
   webhookAllowPrivate: boolean;
   logLevel: string;
   rateLimitPerMinute: number;
+  /** Redemptions a minute per enrollment token. */
+  enrollRateLimitPerMinute: number;
   defaultPlan: PlanTier;
   smtpTlsKey: string | null;
   smtpTlsCert: string | null;
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     logLevel,
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    enrollRateLimitPerMinute: positiveInt(env, 'ENROLL_RATE_LIMIT_PER_MINUTE', 30),
     defaultPlan,
     smtpTlsKey,
     smtpTlsCert,
