@@ -1,10 +1,14 @@
 // Enrollment tokens: issued on the console plane, redeemed by an agent for a project key.
+import { MAX_LIVE_KEYS_PER_AGENT, canHoldAnotherKey } from '../machines/policy/agent-keys.ts';
 import { DEFAULT_PERMISSIONS } from '../machines/policy/permissions.ts';
+import { decideRate } from '../machines/policy/rate-limit.ts';
 import { upsertAgentByHandle, type Agent } from '../storage/agents.ts';
-import { insertApiKey, type ApiKeyRow } from '../storage/api-keys.ts';
+import { insertApiKey, lockLiveKeyCount, type ApiKeyRow } from '../storage/api-keys.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import {
   countRedemption,
+  countRedemptionAttempt,
+  findEnrollmentTokenById,
   insertEnrollmentToken,
   lockEnrollmentToken,
   type EnrollmentTokenRow,
@@ -54,13 +58,30 @@ export type Redemption = { agent: Agent; created: boolean; key: ApiKeyRow; raw: 
 
 const refused = (detail: string) => new Problem('unauthorized', { detail, errors: [{ field: 'token', code: 'invalid', detail }] });
 
+/**
+ * Redeems a token for an agent key. The handle names either a new agent or one this same token
+ * enrolled before (a retry); any other agent of the project, made on the console or by another
+ * token, is refused with 409, so a token cannot mint keys for agents it does not own.
+ */
 export async function redeemEnrollment(
   pool: Pool,
   input: { token: string; agent_handle: string; display_name?: string },
   now: Date,
+  limits: { perMinute: number },
 ): Promise<Redemption> {
   const tokenId = enrollmentTokenId(input.token);
   if (!tokenId) throw badRequest('token', 'The token must have the form pk_enroll_<id>_<secret>.', 'invalid_format');
+  // Only attempts that hold the secret are counted, so nobody can exhaust a token they do not have.
+  const known = await findEnrollmentTokenById(pool, tokenId);
+  if (known && matchesHash(input.token, known.secret_hash)) {
+    const decision = decideRate(await countRedemptionAttempt(pool, tokenId), limits.perMinute);
+    if (!decision.allowed) {
+      throw new Problem('rate_limited', {
+        detail: `Over ${limits.perMinute} redemptions a minute for this enrollment token; retry in ${decision.retryAfterSeconds} s.`,
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
+  }
   return withTransaction(pool, async (tx) => {
     const token = await lockEnrollmentToken(tx, tokenId);
     if (!token || !matchesHash(input.token, token.secret_hash)) throw refused('The enrollment token is not valid.');
@@ -74,13 +95,20 @@ export async function redeemEnrollment(
       display_name: input.display_name ?? null,
       enrollment_token_id: token.id,
     });
+    if (!created && agent.enrollment_token_id !== token.id) {
+      throw new Problem('conflict', {
+        detail: `The handle "${agent.handle}" belongs to an agent this token did not enroll; choose another handle.`,
+        errors: [{ field: 'agent_handle', code: 'taken' }],
+      });
+    }
     // A single-use token enrolls one agent; redeeming it again for that same handle is a retry.
-    if (!token.reusable && token.redemptions > 0 && (created || agent.enrollment_token_id !== token.id)) {
+    if (!token.reusable && token.redemptions > 0 && created) {
       throw refused('The single-use enrollment token was already redeemed.');
     }
     if (agent.status !== 'active') {
       throw new Problem('forbidden_scope', { detail: `The agent with handle "${agent.handle}" is disabled.` });
     }
+    if (!canHoldAnotherKey(await lockLiveKeyCount(tx, agent.org_id, agent.id, now))) throw keyLimitReached(agent.handle);
     const minted = mintAgentKey('project');
     const key = await insertApiKey(tx, {
       org_id: token.org_id,
@@ -99,3 +127,9 @@ export async function redeemEnrollment(
     return { agent, created, key, raw: minted.raw };
   });
 }
+
+export const keyLimitReached = (handle: string, field = 'agent_handle'): Problem =>
+  new Problem('conflict', {
+    detail: `The agent "${handle}" already holds ${MAX_LIVE_KEYS_PER_AGENT} working keys, the most one agent may hold; revoke one on the console first.`,
+    errors: [{ field, code: 'key_limit' }],
+  });

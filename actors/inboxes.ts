@@ -8,7 +8,7 @@ import { withTransaction, type Pool } from '../storage/db.ts';
 import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-tokens.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { countInboxesOfOrg, insertInbox, lockOrgForInboxes, type InboxWithPolicy } from '../storage/inboxes.ts';
-import { LegacyError, Problem, badRequest, notFound } from '../machines/problems.ts';
+import { Problem, badRequest, notFound, quotaExceeded } from '../machines/problems.ts';
 
 export type CreateInboxInput = {
   org_id: string;
@@ -51,7 +51,7 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
     const plan = planOf(org.plan_tier);
     const inboxes = checkQuota(await countInboxesOfOrg(tx, input.org_id), plan.inbox_limit);
     if (!inboxes.allowed) {
-      throw quotaExceeded('inbox_limit_exceeded', inboxes, now, true,
+      throw inboxQuotaExceeded('inbox_limit_exceeded', inboxes, now, true,
         `The ${plan.name} plan includes ${plan.inbox_limit} inboxes and all are in use; delete one or upgrade the plan.`);
     }
 
@@ -62,7 +62,7 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
       if (token && token.max_mailboxes !== null) {
         const budget = checkQuota(token.mailboxes_created, token.max_mailboxes);
         if (!budget.allowed) {
-          throw quotaExceeded('enrollment_token_mailbox_budget_exhausted', budget, now, false,
+          throw inboxQuotaExceeded('enrollment_token_mailbox_budget_exhausted', budget, now, false,
             `The enrollment token of this agent allows ${token.max_mailboxes} inboxes over its lifetime, and all were created.`);
         }
       }
@@ -106,8 +106,8 @@ function chooseDomain(inboxDomain: string, input: CreateInboxInput): string {
   return inboxDomain;
 }
 
-function quotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): LegacyError {
-  return new LegacyError(403, 'quota_exceeded', message, {
+function inboxQuotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): Problem {
+  return quotaExceeded(message, {
     reason,
     used: q.used,
     delta: 1,

@@ -4,7 +4,7 @@
 // the runner, released at once when the policy allows direct sending.
 import type { Config } from '../service/config.ts';
 import type { Queue } from '../service/queue.ts';
-import { LegacyError, Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
+import { Problem, badRequest, notFound, quotaExceeded, type FieldError } from '../machines/problems.ts';
 import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
@@ -206,12 +206,10 @@ function decodeAttachments(list: NonNullable<SendBody['attachments']>): ReviewAt
   });
 }
 
-async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limit: RecipientLimitCheck): Promise<LegacyError> {
+async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limit: RecipientLimitCheck): Promise<Problem> {
   const oldest = await oldestCountedAt(s.db, { org_id: inbox.org_id, inbox_id: inbox.id });
   const resetAt = new Date((oldest ?? new Date()).getTime() + 24 * 3600 * 1000);
-  return new LegacyError(
-    403,
-    'quota_exceeded',
+  return quotaExceeded(
     `This inbox may send to ${limit.limit} recipients in a rolling 24 hours; ${limit.used} are used and this send adds ${limit.delta}. Nothing was sent or queued.`,
     {
       reason: 'recipient_limit_exceeded',

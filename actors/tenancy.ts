@@ -1,7 +1,8 @@
 // Commands for orgs, projects, agents and their API keys.
+import { canHoldAnotherKey } from '../machines/policy/agent-keys.ts';
 import { DEFAULT_PERMISSIONS } from '../machines/policy/permissions.ts';
 import { findAgent, upsertAgentByHandle, type Agent } from '../storage/agents.ts';
-import { insertApiKey, revokeApiKey, type ApiKeyRow, type Ceiling } from '../storage/api-keys.ts';
+import { insertApiKey, lockLiveKeyCount, revokeApiKey, type ApiKeyRow, type Ceiling } from '../storage/api-keys.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findInbox } from '../storage/inboxes.ts';
@@ -9,6 +10,7 @@ import type { Role } from '../machines/policy/console-roles.ts';
 import { insertMembership, insertOrg, insertProject, upsertUser, type Org, type Project } from '../storage/tenancy.ts';
 import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import { mintAgentKey } from './credentials.ts';
+import { keyLimitReached } from './enrollment.ts';
 
 export async function createOrgWithOwner(
   pool: Pool,
@@ -75,20 +77,23 @@ export async function issueAgentKey(
     throw badRequest('permissions', 'signup:verify belongs to temporary sign-up keys only.', 'not_allowed');
   }
   const minted = mintAgentKey(input.ceiling);
-  const row = await insertApiKey(pool, {
-    org_id: input.org_id,
-    project_id: input.ceiling === 'org' ? null : input.project_id,
-    id: minted.id,
-    agent_id: agent.id,
-    ceiling: input.ceiling,
-    inbox_id: input.ceiling === 'inbox' ? input.inbox_id! : null,
-    kind: 'agent',
-    prefix: minted.prefix,
-    key_hash: minted.hash,
-    permissions: [...permissions],
-    expires_at: input.expires_in_hours ? new Date(input.now.getTime() + input.expires_in_hours * 3600_000) : null,
+  return withTransaction(pool, async (tx) => {
+    if (!canHoldAnotherKey(await lockLiveKeyCount(tx, agent.org_id, agent.id, input.now))) throw keyLimitReached(agent.handle, 'agent_id');
+    const row = await insertApiKey(tx, {
+      org_id: input.org_id,
+      project_id: input.ceiling === 'org' ? null : input.project_id,
+      id: minted.id,
+      agent_id: agent.id,
+      ceiling: input.ceiling,
+      inbox_id: input.ceiling === 'inbox' ? input.inbox_id! : null,
+      kind: 'agent',
+      prefix: minted.prefix,
+      key_hash: minted.hash,
+      permissions: [...permissions],
+      expires_at: input.expires_in_hours ? new Date(input.now.getTime() + input.expires_in_hours * 3600_000) : null,
+    });
+    return { row, raw: minted.raw };
   });
-  return { row, raw: minted.raw };
 }
 
 export async function revokeAgentKey(db: Executor, orgId: string, projectId: string, agentId: string, keyId: string): Promise<void> {

@@ -78,7 +78,7 @@ export async function run(argv: string[]): Promise<void> {
 
   const database = await benchDatabase();
   const relay = await startRelay();
-  const env = benchEnv(database.dataDir, { RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: relay.url });
+  const env = benchEnv(database.dataDir, { RATE_LIMIT_PER_MINUTE: '100000000', ENROLL_RATE_LIMIT_PER_MINUTE: '100000000', SMTP_URL: relay.url });
   const databaseUrl = database.url;
   const svc = await startService(loadConfig(env), { databaseUrl });
   const base = svc.httpUrl!;

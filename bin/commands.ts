@@ -66,7 +66,8 @@ async function mintConsoleToken(config: Config, email: string): Promise<string> 
   if (!identity.mint) {
     throw new Error('console tokens come from the identity provider at CONSOLE_JWKS_URL; this service only mints them when none is configured');
   }
-  return identity.mint(email, 30 * 24 * 3600);
+  // The longest a console session may live (service/identity.ts); mint another when it ends.
+  return identity.mint(email);
 }
 
 function print(json: boolean, value: Record<string, unknown>): void {

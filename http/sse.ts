@@ -8,13 +8,12 @@ import { canSeeEvent, parseTypeFilter } from '../machines/policy/event-scope.ts'
 import type { Scope } from '../machines/policy/inbox-scope.ts';
 import {
   EVENTS_CHANNEL,
-  eventSequence,
   eventsAfter,
   newestEventPosition,
   positionOfEvent,
-  publicEventId,
   type EventPosition,
 } from '../storage/events.ts';
+import { eventIdsFor, type OpaqueIds } from '../storage/opaque-ids.ts';
 import type { ApiContext, Services } from './context.ts';
 import { badRequest } from '../machines/problems.ts';
 import { presentEvent } from '../actors/bodies/events.ts';
@@ -29,6 +28,7 @@ type Stream = {
   scope: Scope;
   types: Set<string> | null;
   cursor: EventPosition;
+  ids: OpaqueIds;
   out: http.ServerResponse;
   retry: NodeJS.Timeout | null;
   /** Reads in a row that found events held back. */
@@ -95,7 +95,7 @@ export function createEventFeed(s: Services): EventFeed {
           if (!isAfter(row, st.cursor)) continue;
           st.cursor = { tx: row.tx, id: row.id };
           if (!canSeeEvent(st.scope, row) || (st.types && !st.types.has(row.type))) continue;
-          await write(st, `id: ${publicEventId(row.id)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row))}\n\n`);
+          await write(st, `id: ${st.ids.encode(row.id)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row, st.ids))}\n\n`);
         }
         // A read that moved on starts the back-off again.
         st.heldReads = !held ? 0 : rows.length > 0 ? 1 : st.heldReads + 1;
@@ -159,10 +159,12 @@ export function createEventFeed(s: Services): EventFeed {
     async open(ctx, request) {
       const filter = parseTypeFilter(request.types);
       if (filter.unknown.length) throw badRequest('types', `Unknown event types: ${filter.unknown.join(', ')}.`, 'invalid_value');
+      const ids = await eventIdsFor(s.db);
       let after: number | null = null;
       if (request.lastEventId !== undefined && request.lastEventId !== '') {
-        after = eventSequence(request.lastEventId);
-        if (after === null) throw badRequest('last_event_id', 'Last-Event-ID must be an event id such as evt_123.', 'invalid_format');
+        // Only an id this service sent resumes a stream: a made-up or altered one says nothing.
+        after = ids.decode(request.lastEventId.trim());
+        if (after === null) throw badRequest('last_event_id', 'Last-Event-ID must be the id of an event this stream sent.', 'invalid_format');
       }
       const org = request.scope.org_id;
       await s.listener.ready();
@@ -170,6 +172,7 @@ export function createEventFeed(s: Services): EventFeed {
         scope: request.scope,
         types: filter.types,
         cursor: after === null ? await newestEventPosition(s.db, org) : await positionOfEvent(s.db, org, after),
+        ids,
         out: ctx.res,
         retry: null,
         heldReads: 0,

@@ -80,6 +80,27 @@ export class LegacyError extends Error {
   }
 }
 
+/** The figures every quota refusal carries (the contract's quota fields, all counts int64). */
+export type QuotaFigures = {
+  reason: string;
+  used: number;
+  delta: number;
+  limit: number;
+  remaining: number;
+  consumed: number;
+  reserved: number;
+  next_reset_at: string;
+  upgrade_required: boolean;
+};
+
+/**
+ * A quota refusal: problem+json `quota_exceeded` with the quota figures at the top level, and the
+ * older envelope's `error` and `message` beside them so readers of `{error, message}` keep working.
+ * On a legacy-envelope operation it renders as that envelope with the same figures.
+ */
+export const quotaExceeded = (detail: string, figures: QuotaFigures, status = 403): Problem =>
+  new Problem('quota_exceeded', { status, detail, extra: { ...figures, error: 'quota_exceeded', message: detail } });
+
 export const badRequest = (field: string, detail: string, code = 'invalid'): Problem =>
   new Problem('bad_request', { detail, errors: [{ field, code, detail }] });
 

@@ -25,6 +25,8 @@ export type Config = {
   /** Human-readable log lines (pino-pretty) rather than JSON. */
   logPretty: boolean;
   rateLimitPerMinute: number;
+  /** Redemptions a minute per enrollment token. */
+  enrollRateLimitPerMinute: number;
   defaultPlan: PlanTier;
   smtpTlsKey: string | null;
   smtpTlsCert: string | null;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     logPretty: env.LOG_PRETTY === undefined || env.LOG_PRETTY === '' ? process.stdout.isTTY === true : flag(env, 'LOG_PRETTY'),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    enrollRateLimitPerMinute: positiveInt(env, 'ENROLL_RATE_LIMIT_PER_MINUTE', 30),
     defaultPlan,
     smtpTlsKey,
     smtpTlsCert,

@@ -9,6 +9,13 @@ export const DEV_ISSUER = 'agent-inbox-dev';
 const AUDIENCE = 'agent-inbox-console';
 const ALG = 'ES256';
 
+/**
+ * A session token must say when it was issued and when it ends, and live at most a day: a token
+ * without `exp` would work forever once leaked. `iat` may run ahead of our clock by the skew only.
+ */
+export const MAX_SESSION_SECONDS = 24 * 3600;
+const CLOCK_SKEW_SECONDS = 60;
+
 export type ConsoleIdentity = { email: string; subject: string };
 
 export type IdentityProvider = {
@@ -31,15 +38,18 @@ export async function createIdentityProvider(config: Config): Promise<IdentityPr
   const keySet = jose.createLocalJWKSet({ keys: [publicJwk] });
   return {
     verify: (token) => verifyWith(token, keySet, DEV_ISSUER, AUDIENCE),
-    mint: async (email, ttlSeconds = 24 * 3600) =>
-      new jose.SignJWT({ email: email.toLowerCase(), email_verified: true })
+    mint: async (email, ttlSeconds = MAX_SESSION_SECONDS) => {
+      if (ttlSeconds > MAX_SESSION_SECONDS) throw new Error(`console tokens live at most ${MAX_SESSION_SECONDS} s`);
+      const now = Math.floor(Date.now() / 1000);
+      return new jose.SignJWT({ email: email.toLowerCase(), email_verified: true })
         .setProtectedHeader({ alg: ALG, kid: publicJwk.kid })
         .setIssuer(DEV_ISSUER)
         .setAudience(AUDIENCE)
         .setSubject(`user:${email.toLowerCase()}`)
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-        .sign(privateKey),
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
+        .sign(privateKey);
+    },
     publicJwks: { keys: [publicJwk] },
   };
 }
@@ -52,10 +62,19 @@ async function verifyWith(
 ): Promise<ConsoleIdentity> {
   let payload: jose.JWTPayload;
   try {
-    ({ payload } = await jose.jwtVerify(token, keys, { issuer, ...(audience ? { audience } : {}) }));
+    ({ payload } = await jose.jwtVerify(token, keys, {
+      issuer,
+      ...(audience ? { audience } : {}),
+      requiredClaims: ['exp', 'iat'],
+      clockTolerance: CLOCK_SKEW_SECONDS,
+      maxTokenAge: MAX_SESSION_SECONDS,
+    }));
   } catch (err) {
     throw new InvalidSessionError((err as Error).message);
   }
+  const { iat, exp } = payload as { iat: number; exp: number };
+  if (iat > Math.floor(Date.now() / 1000) + CLOCK_SKEW_SECONDS) throw new InvalidSessionError('the session token is issued in the future');
+  if (exp - iat > MAX_SESSION_SECONDS) throw new InvalidSessionError(`the session token lives longer than ${MAX_SESSION_SECONDS / 3600} hours`);
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
   if (!email) throw new InvalidSessionError('the session token carries no email claim');
   if (payload.email_verified === false) throw new InvalidSessionError('the session email is not verified');

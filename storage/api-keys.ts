@@ -31,6 +31,20 @@ export async function insertApiKey(db: Executor, k: Omit<ApiKeyRow, 'revoked_at'
 }
 
 /**
+ * Locks the agent's row (so two issuers cannot both take the last free slot) and counts its keys
+ * that still work at `now`: not revoked, not expired.
+ */
+export async function lockLiveKeyCount(db: Executor, orgId: string, agentId: string, now: Date): Promise<number> {
+  await db.query('SELECT 1 FROM agents WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, agentId]);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM api_keys
+      WHERE org_id = $1 AND agent_id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)`,
+    [orgId, agentId, now],
+  );
+  return rows[0]!.n;
+}
+
+/**
  * The key by id alone (the credential itself names the tenant), and, in the same statement, one
  * request counted in its current rate window when the presented digest is the key's and the key
  * is usable at `now`. `window` is null when nothing was counted.

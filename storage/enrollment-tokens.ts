@@ -1,4 +1,5 @@
 import type { Executor } from './db.ts';
+import { RATE_WINDOW_SQL, type WindowCounts } from './rate-limit.ts';
 
 export type EnrollmentTokenRow = {
   org_id: string;
@@ -74,4 +75,24 @@ export async function findEnrollmentTokenById(db: Executor, id: string): Promise
 /** Counts one inbox created under the token's lifetime allowance (call with the row locked). */
 export async function countMailboxCreated(db: Executor, orgId: string, id: string): Promise<void> {
   await db.query('UPDATE enrollment_tokens SET mailboxes_created = mailboxes_created + 1 WHERE org_id = $1 AND id = $2', [orgId, id]);
+}
+
+/**
+ * Counts one redemption attempt of the token in its current one-minute window (beside the agent
+ * keys' windows, under `enroll:<id>`), committed at once so refused attempts count too.
+ */
+export async function countRedemptionAttempt(db: Executor, id: string): Promise<WindowCounts> {
+  const { rows } = await db.query<WindowCounts>(
+    `WITH ${RATE_WINDOW_SQL},
+           hit AS (
+             INSERT INTO rate_limit_windows (key_id, window_start, hits)
+             SELECT $1, win.w, 1 FROM win
+             ON CONFLICT (key_id, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+             RETURNING hits)
+     SELECT (SELECT hits FROM hit) AS current,
+            coalesce((SELECT hits FROM rate_limit_windows r, win WHERE r.key_id = $1 AND r.window_start = win.w - 1), 0) AS previous,
+            (SELECT elapsed FROM win)::float8 AS elapsed`,
+    [`enroll:${id}`],
+  );
+  return rows[0]!;
 }

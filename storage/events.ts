@@ -16,15 +16,6 @@ export type EventRow = {
 
 export type NewEvent = Omit<EventRow, 'id' | 'created_at' | 'inbox_id' | 'agent_id'> & { inbox_id?: string | null; agent_id?: string | null };
 
-/** The public id of an event: `evt_<sequence>`. */
-export const publicEventId = (id: number): string => `evt_${id}`;
-
-/** The sequence named by a public event id (or a bare number, as SSE clients may send). */
-export function eventSequence(value: string): number | null {
-  const m = /^(?:evt_)?(\d{1,18})$/.exec(value.trim());
-  return m ? Number(m[1]) : null;
-}
-
 /**
  * Appends an event inside the caller's transaction, and with `toWebhooks`, finds in the same
  * statement the webhooks subscribed to it. The NOTIFY is delivered when that transaction commits,

@@ -1,16 +1,16 @@
 // The JSON of an event, as the live stream sends it and as a webhook delivery posts it. Below
 // http/ so the workers that send these bodies and the transports that show them share one shape.
-import { publicEventId } from '../../storage/events.ts';
+import type { OpaqueIds } from '../../storage/opaque-ids.ts';
 
 type EventLike = { id: number; type: string; inbox_id: string | null; payload: Record<string, unknown>; created_at: Date };
 
 /** The stream's `data:`: the event's payload members with its type, id, time and inbox. */
-export function presentEvent(e: EventLike): Record<string, unknown> {
+export function presentEvent(e: EventLike, ids: OpaqueIds): Record<string, unknown> {
   // The payload first, so none of its members can stand in for the event's own.
   return {
     ...e.payload,
     event: e.type,
-    id: publicEventId(e.id),
+    id: ids.encode(e.id),
     created_at: e.created_at.toISOString(),
     ...(e.inbox_id ? { inbox_id: e.inbox_id } : {}),
   };
@@ -22,14 +22,14 @@ const MESSAGE_FIELDS = ['id', 'thread_id', 'inbox', 'from', 'to', 'subject', 'te
  * A webhook delivery body: for `message.received`, exactly the members of the contract's table
  * (`from` and `to` as raw header strings); other types as the stream shows them.
  */
-export function webhookBody(e: EventLike): Record<string, unknown> {
-  if (e.type !== 'message.received') return presentEvent(e);
+export function webhookBody(e: EventLike, ids: OpaqueIds): Record<string, unknown> {
+  if (e.type !== 'message.received') return presentEvent(e, ids);
   const m = (e.payload.message ?? {}) as Record<string, unknown>;
   const message: Record<string, unknown> = {};
   for (const f of MESSAGE_FIELDS) if (m[f] !== undefined) message[f] = m[f];
   return {
     event: e.type,
-    id: publicEventId(e.id),
+    id: ids.encode(e.id),
     created_at: e.created_at.toISOString(),
     inbox: e.payload.inbox ?? m.inbox,
     message,

@@ -7,6 +7,7 @@ import { webhookBody } from '../bodies/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { encryptionKey, open } from '../../service/encryption.ts';
 import { withTransaction } from '../../storage/db.ts';
+import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import {
   abandonDelivery,
   loadDeliveryWork,
@@ -50,7 +51,7 @@ async function attempt(work: DeliveryWork, deps: WorkerDeps): Promise<PostResult
   } catch {
     return { status: null, error: 'the signing secret cannot be decrypted with this ENCRYPTION_KEY', durationMs: 0 };
   }
-  const body = Buffer.from(JSON.stringify(webhookBody(work.event)));
+  const body = Buffer.from(JSON.stringify(webhookBody(work.event, await eventIdsFor(deps.db))));
   return postWebhook({
     url: work.webhook.url,
     body,

@@ -1,4 +1,4 @@
-import { publicEventId } from '../../storage/events.ts';
+import type { OpaqueIds } from '../../storage/opaque-ids.ts';
 import type { AttemptRow, DeliveryWithAttempts, DeliveryRow, WebhookView } from '../../storage/webhooks.ts';
 import { badRequest } from '../../machines/problems.ts';
 
@@ -31,10 +31,10 @@ const presentAttempt = (a: AttemptRow) => ({
   next_retry_at: iso(a.next_retry_at),
 });
 
-export const presentDelivery = (d: DeliveryRow & { attempt_log?: AttemptRow[] }) => ({
+export const presentDelivery = (d: DeliveryRow & { attempt_log?: AttemptRow[] }, ids: OpaqueIds) => ({
   id: d.id,
   webhook_id: d.webhook_id,
-  event_id: publicEventId(d.event_id),
+  event_id: ids.encode(d.event_id),
   event_type: d.event_type,
   redelivery_of: d.redelivery_of,
   status: d.status,
@@ -48,12 +48,13 @@ export const presentDelivery = (d: DeliveryRow & { attempt_log?: AttemptRow[] })
 });
 
 /** Deliveries are paged newest first by their sequence, carried in an opaque cursor. */
-export const deliveryCursor = (page: DeliveryWithAttempts[], limit: number): string | null =>
-  page.length === limit ? Buffer.from(`d:${page[page.length - 1]!.seq}`).toString('base64url') : null;
+// The delivery sequence is service-wide, so the cursor carries it encrypted (storage/opaque-ids.ts).
+export const deliveryCursor = (page: DeliveryWithAttempts[], limit: number, codec: OpaqueIds): string | null =>
+  page.length === limit ? codec.encode(page[page.length - 1]!.seq) : null;
 
-export function readDeliveryCursor(cursor: string | undefined): number | null {
+export function readDeliveryCursor(cursor: string | undefined, codec: OpaqueIds): number | null {
   if (cursor === undefined || cursor === '') return null;
-  const m = /^d:(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw badRequest('cursor', 'The cursor is not one this list returned.', 'invalid_cursor');
-  return Number(m[1]);
+  const seq = codec.decode(cursor);
+  if (seq === null) throw badRequest('cursor', 'The cursor is not one this list returned.', 'invalid_cursor');
+  return seq;
 }

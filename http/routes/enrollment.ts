@@ -9,7 +9,7 @@ export function enrollmentRoutes(s: Services): RouteTable {
     redeemEnrollment: {
       handler: async (ctx) => {
         const { token, agent_handle, display_name } = ctx.state.body;
-        const r = await redeemEnrollment(s.db, { token, agent_handle, display_name }, s.now());
+        const r = await redeemEnrollment(s.db, { token, agent_handle, display_name }, s.now(), { perMinute: s.config.enrollRateLimitPerMinute });
         ctx.status = r.created ? 201 : 200;
         ctx.body = {
           agent_key: r.raw,

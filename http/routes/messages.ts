@@ -1,4 +1,5 @@
 // Messages of an inbox: list, read, raw source, attachments, search, batch update, wait.
+import contentDisposition from 'content-disposition';
 import { batchUpdateMessages } from '../../actors/messages.ts';
 import { waitForEmail } from '../../actors/wait-for-email.ts';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../../storage/messages.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
+import { asciiFallback, safeFilename, servedContentType } from '../../machines/policy/attachment-serving.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentAttachment, presentMessage, presentMessageSummary } from '../present/messages.ts';
@@ -56,8 +58,7 @@ export function messageRoutes(s: Services): RouteTable {
       const { at, id } = await pathMessage(s, ctx);
       const raw = await findMessageSource(s.db, at, id);
       if (!raw) throw notFound('message');
-      ctx.type = 'message/rfc822';
-      ctx.set('Content-Disposition', `attachment; filename="${id}.eml"`);
+      setDownloadHeaders(ctx, 'message/rfc822', `${id}.eml`);
       ctx.body = raw;
     },
 
@@ -72,9 +73,7 @@ export function messageRoutes(s: Services): RouteTable {
       const { at, id } = await pathMessage(s, ctx);
       const part = await findAttachment(s.db, at, id, ctx.state.params.attachment_id!);
       if (!part) throw notFound('attachment');
-      ctx.type = part.content_type;
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Content-Disposition', contentDisposition(part.filename));
+      setDownloadHeaders(ctx, servedContentType(part.content_type), part.filename);
       ctx.body = part.content;
     },
 
@@ -134,9 +133,14 @@ export function messageRoutes(s: Services): RouteTable {
   };
 }
 
-/** RFC 6266 with an RFC 5987 filename*, so any filename survives as the client saves it. */
-function contentDisposition(filename: string | null): string {
-  if (!filename) return 'attachment';
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+/**
+ * Every download: never rendered as a page of this origin (a sandbox CSP, no type sniffing), always
+ * saved as a file, named by RFC 6266 with `filename*` for names beyond ASCII.
+ */
+function setDownloadHeaders(ctx: ApiContext, type: string, filename: string | null): void {
+  ctx.type = type;
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Security-Policy', 'sandbox');
+  const name = safeFilename(filename);
+  ctx.set('Content-Disposition', name ? contentDisposition(name, { fallback: asciiFallback(name) }) : 'attachment');
 }

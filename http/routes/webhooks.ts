@@ -5,6 +5,7 @@ import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { callerScope, listScope } from '../inbox-access.ts';
 import { pageLimit } from '../paging.ts';
+import { deliveryCursorsFor, eventIdsFor } from '../../storage/opaque-ids.ts';
 import { deliveryCursor, presentDelivery, presentWebhook, readDeliveryCursor } from '../present/webhooks.ts';
 
 const consoleScope = (ctx: ApiContext) => ({
@@ -41,13 +42,15 @@ export function webhookRoutes(s: Services): RouteTable {
       const webhook = await findWebhook(s.db, callerScope(ctx), ctx.state.params.id!);
       if (!webhook) throw notFound('webhook');
       const limit = pageLimit(ctx.state.query.limit);
-      const page = await listDeliveries(s.db, webhook.org_id, webhook.id, { limit, beforeSeq: readDeliveryCursor(ctx.state.query.cursor) });
-      ctx.body = { items: page.map(presentDelivery), next_cursor: deliveryCursor(page, limit) };
+      const cursors = await deliveryCursorsFor(s.db);
+      const page = await listDeliveries(s.db, webhook.org_id, webhook.id, { limit, beforeSeq: readDeliveryCursor(ctx.state.query.cursor, cursors) });
+      const ids = await eventIdsFor(s.db);
+      ctx.body = { items: page.map((d) => presentDelivery(d, ids)), next_cursor: deliveryCursor(page, limit, cursors) };
     },
     redeliverWebhook: async (ctx) => {
       const delivery = await redeliver(s, callerScope(ctx), ctx.state.params.id!, ctx.state.params.delivery_id!);
       ctx.status = 202;
-      ctx.body = presentDelivery(delivery);
+      ctx.body = presentDelivery(delivery, await eventIdsFor(s.db));
     },
     rotateWebhookSecret: async (ctx) => {
       const { webhook, secret } = await rotateSecret(s, callerScope(ctx), ctx.state.params.id!);

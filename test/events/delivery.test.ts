@@ -6,6 +6,7 @@ import { checkWebhookSignature, verifyWebhook } from '../../packages/sdk/src/web
 import { createLogger } from '../../service/logger.ts';
 import { sendMail } from '../helpers/mail.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
+import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { addInbox, receiveMessage, startReceiver, type Receiver } from './helpers.ts';
 
@@ -16,6 +17,8 @@ const svc = await startTestService({
   log: createLogger('debug', sink),
   env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2,0.2,0.2,0.2', WEBHOOK_DEACTIVATE_AFTER: '4', WEBHOOK_TIMEOUT_SECONDS: '1' },
 });
+const eventIds = await eventIdsFor(svc.services.db);
+const evt = (position: number): string => eventIds.encode(position);
 const tenant = await createTenant(svc, { plan: 'enterprise' });
 const agent = await tenant.enroll('delivery-agent');
 const sibling = await tenant.enroll('delivery-sibling');
@@ -65,7 +68,7 @@ describe('a delivery', () => {
     const body = JSON.parse(req.raw.toString('utf8'));
     assert.deepEqual(Object.keys(body).sort(), ['created_at', 'event', 'id', 'inbox', 'message']);
     assert.equal(body.event, 'message.received');
-    assert.equal(body.id, `evt_${event.id}`);
+    assert.equal(body.id, evt(event.id));
     assert.equal(body.created_at, event.created_at.toISOString());
     assert.equal(body.inbox, inbox.address);
     assert.deepEqual(Object.keys(body.message).sort(), ['date', 'folder', 'from', 'id', 'inbox', 'message_id', 'seen', 'subject', 'text', 'thread_id', 'to']);
@@ -78,7 +81,7 @@ describe('a delivery', () => {
       const list = await deliveries(hook.id);
       return list[0]?.status === 'succeeded' ? list : null;
     }, 'the delivery recorded as succeeded');
-    assert.equal(d.event_id, `evt_${event.id}`);
+    assert.equal(d.event_id, evt(event.id));
     assert.equal(d.attempt_count, 1);
     assert.equal(d.attempts.length, 1);
     assert.equal(d.attempts[0].attempt, 1);
@@ -96,7 +99,7 @@ describe('a delivery', () => {
     const event = await receiveMessage(svc, inbox);
     await waitFor(() => receiver.requests.length === 3, 'three attempts');
     const ids = receiver.requests.map((r) => JSON.parse(r.raw.toString('utf8')).id);
-    assert.deepEqual(ids, [`evt_${event.id}`, `evt_${event.id}`, `evt_${event.id}`]);
+    assert.deepEqual(ids, [evt(event.id), evt(event.id), evt(event.id)]);
     for (const r of receiver.requests) assert.equal(await verifyWebhook(r.raw, header(r, 'x-service-signature'), hook.secret), true);
     // The schedule's 0.2 s (±10 %) lies between attempts.
     assert.ok(receiver.requests[1]!.at - receiver.requests[0]!.at >= 170);
@@ -206,9 +209,9 @@ describe('which webhooks receive an event', () => {
       const { rows } = await svc.services.db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = ANY($1) AND status = 'pending'", [[a.id, b.id, c.id]]);
       return rows[0].n === 0;
     }, 'nothing pending');
-    assert.deepEqual(idsOf(onFirst), [`evt_${a.id}`]);
-    assert.deepEqual(idsOf(onAll), [`evt_${a.id}`, `evt_${b.id}`].sort());
-    assert.deepEqual(idsOf(siblings), [`evt_${c.id}`]);
+    assert.deepEqual(idsOf(onFirst), [evt(a.id)]);
+    assert.deepEqual(idsOf(onAll), [evt(a.id), evt(b.id)].sort());
+    assert.deepEqual(idsOf(siblings), [evt(c.id)]);
   });
 
   test('events of another type make no delivery', async () => {
@@ -238,7 +241,7 @@ describe('redelivery and rotation', () => {
     assert.match(r.body.id, /^whd_/);
     assert.notEqual(r.body.id, original.id);
     assert.equal(r.body.redelivery_of, original.id);
-    assert.equal(r.body.event_id, `evt_${event.id}`);
+    assert.equal(r.body.event_id, evt(event.id));
     assert.equal(r.body.status, 'pending');
     await waitFor(() => receiver.requests.length === 2, 'the redelivery');
     const [first, second] = receiver.requests;
@@ -329,5 +332,31 @@ describe('end to end over SMTP', () => {
     assert.equal(body.message.folder, 'INBOX');
     const stored = await svc.api.get(`/v1/messages/${body.message.id}`, agent.agentKey);
     assert.equal(stored.status, 200);
+  });
+});
+
+describe('the delivery list cursor', () => {
+  test('is opaque, pages exactly, and a forged one is 400 naming cursor', async () => {
+    const inbox = await addInbox(svc, tenant, agent.agentId);
+    const receiver = await startReceiver();
+    const hook = await register(receiver, { inbox: inbox.id });
+    await receiveMessage(svc, inbox);
+    await receiveMessage(svc, inbox);
+    const all = await waitFor(async () => {
+      const list = await deliveries(hook.id);
+      return list.length === 2 ? list : null;
+    }, 'two deliveries');
+    const first = await svc.api.get(`/v1/webhooks/${hook.id}/deliveries?limit=1`, agent.agentKey);
+    const cursor: string = first.body.next_cursor;
+    // It used to be base64url of `d:<sequence>`, the service-wide count of deliveries.
+    assert.doesNotMatch(Buffer.from(cursor, 'base64url').toString('latin1'), /^d:\d+$/);
+    assert.deepEqual(first.body.items.map((d: any) => d.id), [all[0].id]);
+    const second = await svc.api.get(`/v1/webhooks/${hook.id}/deliveries?limit=1&cursor=${cursor}`, agent.agentKey);
+    assert.deepEqual(second.body.items.map((d: any) => d.id), [all[1].id]);
+    for (const forged of [Buffer.from('d:999999').toString('base64url'), cursor.slice(0, -1) + (cursor.endsWith('A') ? 'B' : 'A'), 'x']) {
+      const r = await svc.api.get(`/v1/webhooks/${hook.id}/deliveries?limit=1&cursor=${forged}`, agent.agentKey);
+      assert.equal(r.status, 400, forged);
+      assert.equal(r.body.errors[0].field, 'cursor');
+    }
   });
 });

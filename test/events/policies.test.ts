@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { canSeeEvent, parseTypeFilter } from '../../machines/policy/event-scope.ts';
 import { afterAttempt, isDelivered } from '../../machines/policy/webhook-retry.ts';
 import { blockedAddressReason, embeddedIPv4, resolvedProblem, urlProblem } from '../../machines/policy/webhook-target.ts';
+import { postWebhook } from '../../actors/webhook-transport.ts';
 
 describe('webhook target addresses', () => {
   const blocked: Array<[string, string]> = [
@@ -17,7 +18,9 @@ describe('webhook target addresses', () => {
     ['100.100.100.200', 'shared (CGNAT)'],
     ['0.0.0.0', 'unspecified'],
     ['224.0.0.1', 'multicast'],
-    ['255.255.255.255', 'reserved'],
+    ['255.255.255.255', 'broadcast'],
+    ['240.0.0.1', 'reserved'],
+    ['192.0.2.10', 'reserved'],
     ['::1', 'loopback'],
     ['::', 'unspecified'],
     ['fe80::1', 'link-local'],
@@ -30,12 +33,22 @@ describe('webhook target addresses', () => {
     ['::ffff:10.0.0.1', 'private'],
     ['64:ff9b::a9fe:a9fe', 'link-local (cloud metadata)'],
     ['::127.0.0.1', 'loopback'],
+    // IPv4-translated (RFC 6145), 6to4 (RFC 3056) and Teredo (RFC 4380, client address inverted)
+    // forms of 127.0.0.1 once passed as public.
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'link-local (cloud metadata)'],
+    ['2002:c0a8:101::', 'private'],
+    ['64:ff9b:1::a00:1', 'local NAT64'],
+    ['fec0::1', 'site-local'],
+    ['2001:db8::1', 'reserved'],
   ];
   for (const [ip, reason] of blocked) {
     test(`${ip} is refused as ${reason}`, () => assert.equal(blockedAddressReason(ip), reason));
   }
 
-  for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+  for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1']) {
     test(`${ip} is a public address`, () => assert.equal(blockedAddressReason(ip), null));
   }
 
@@ -43,6 +56,9 @@ describe('webhook target addresses', () => {
     assert.equal(embeddedIPv4('::ffff:192.168.0.1'), '192.168.0.1');
     assert.equal(embeddedIPv4('::ffff:c0a8:1'), '192.168.0.1');
     assert.equal(embeddedIPv4('64:ff9b::808:808'), '8.8.8.8');
+    assert.equal(embeddedIPv4('::ffff:0:7f00:1'), '127.0.0.1');
+    assert.equal(embeddedIPv4('2002:7f00:1::'), '127.0.0.1');
+    assert.equal(embeddedIPv4('2001:0:4136:e378:8000:63bf:80ff:fffe'), '127.0.0.1');
     assert.equal(embeddedIPv4('2001:db8::1'), null);
     assert.equal(embeddedIPv4('8.8.8.8'), null);
   });
@@ -141,4 +157,15 @@ describe('which events a key reaches', () => {
     assert.deepEqual(parseTypeFilter(' message.received , review.sent'), { types: new Set(['message.received', 'review.sent']), unknown: [] });
     assert.deepEqual(parseTypeFilter('message.recieved').unknown, ['message.recieved']);
   });
+});
+
+describe('the target check at delivery time', () => {
+  // A URL stored before a range was known to be internal is checked again on every post.
+  for (const url of ['http://[::ffff:0:7f00:1]/hook', 'http://[2002:7f00:1::]/hook', 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook']) {
+    test(`a post to ${url} is refused before connecting`, async () => {
+      const r = await postWebhook({ url, body: Buffer.from('{}'), headers: {}, timeoutMs: 2000, allowPrivate: false });
+      assert.equal(r.status, null);
+      assert.match(r.error!, /^target refused: .*loopback/);
+    });
+  }
 });

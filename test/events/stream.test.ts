@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { waitFor } from '../helpers/wait.ts';
 import type { PoolClient } from 'pg';
 import { publishEvent } from '../../actors/events.ts';
@@ -9,6 +10,8 @@ import { addInbox, publish, receiveMessage } from './helpers.ts';
 import { openStream, type SseClient } from './sse-client.ts';
 
 const svc = await startTestService({ roles: ['api'], env: { SSE_HEARTBEAT_SECONDS: '0.3', RATE_LIMIT_PER_MINUTE: '10000' } });
+const eventIds = await eventIdsFor(svc.services.db);
+const evt = (position: number): string => eventIds.encode(position);
 const tenant = await createTenant(svc);
 const other = await createTenant(svc);
 const agent = await tenant.enroll('stream-agent');
@@ -40,7 +43,7 @@ async function inOpenTransaction(fn: (tx: PoolClient) => Promise<void>): Promise
 /** The public ids in the log's order: by writing transaction, then id. */
 async function logOrder(ids: number[]): Promise<string[]> {
   const { rows } = await svc.services.db.query<{ id: number }>('SELECT id FROM events WHERE id = ANY($1::bigint[]) ORDER BY tx, id', [ids]);
-  return rows.map((r) => `evt_${r.id}`);
+  return rows.map((r) => evt(r.id));
 }
 
 const reviewEvent = (t: Tenant, agentId: string, inboxId: string | null, n: number) =>
@@ -56,10 +59,10 @@ describe('the event stream', () => {
     const row = await receiveMessage(svc, inbox, 'Live one');
     const [ev] = await s.waitForEvents(1);
     assert.equal(ev!.event, 'message.received');
-    assert.equal(ev!.id, `evt_${row.id}`);
+    assert.equal(ev!.id, evt(row.id));
     const data = JSON.parse(ev!.data);
     assert.equal(data.event, 'message.received');
-    assert.equal(data.id, `evt_${row.id}`);
+    assert.equal(data.id, evt(row.id));
     assert.equal(data.inbox, inbox.address);
     assert.equal(data.inbox_id, inbox.id);
     assert.equal(data.message.subject, 'Live one');
@@ -72,35 +75,35 @@ describe('the event stream', () => {
     const a = await receiveMessage(svc, inbox);
     const b = await reviewEvent(tenant, agent.agentId, inbox.id, 1);
     const seen = await first.waitForEvents(2);
-    assert.deepEqual(seen.map((e) => e.id), [`evt_${a.id}`, `evt_${b.id}`]);
+    assert.deepEqual(seen.map((e) => e.id), [evt(a.id), evt(b.id)]);
     first.close();
 
     const missed = [await receiveMessage(svc, inbox), await reviewEvent(tenant, agent.agentId, null, 2), await receiveMessage(svc, inbox)];
     // Interleaved events it may not see are skipped, not counted.
     await receiveMessage(svc, siblingInbox);
     await receiveMessage(svc, outsiderInbox);
-    const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': `evt_${b.id}` });
+    const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': evt(b.id) });
     await resumed.waitForEvents(3);
     const live = await receiveMessage(svc, inbox);
     const all = await resumed.waitForEvents(4);
-    assert.deepEqual(all.map((e) => e.id), [...missed, live].map((r) => `evt_${r.id}`));
+    assert.deepEqual(all.map((e) => e.id), [...missed, live].map((r) => evt(r.id)));
     await reviewEvent(tenant, agent.agentId, inbox.id, 3);
     await resumed.waitForEvents(5);
     const ids = resumed.events.map((e) => e.id);
     assert.equal(new Set(ids).size, ids.length, 'no event twice');
-    assert.deepEqual(await logOrder(ids.map((id) => Number(id!.slice(4)))), ids, 'in log order');
+    assert.deepEqual(await logOrder(ids.map((id) => eventIds.decode(id!)!)), ids, 'in log order');
     resumed.close();
   });
 
   test('last_event_id in the query resumes too, and the Last-Event-ID header wins over it', async () => {
     const a = await receiveMessage(svc, inbox);
     const b = await receiveMessage(svc, inbox);
-    const byQuery = await stream(agent.agentKey, `/v1/events/stream?last_event_id=evt_${a.id}`);
+    const byQuery = await stream(agent.agentKey, `/v1/events/stream?last_event_id=${evt(a.id)}`);
     const [ev] = await byQuery.waitForEvents(1);
-    assert.equal(ev!.id, `evt_${b.id}`);
-    const bothWays = await stream(agent.agentKey, `/v1/events/stream?last_event_id=evt_${a.id - 1}`, { 'last-event-id': String(a.id) });
+    assert.equal(ev!.id, evt(b.id));
+    const bothWays = await stream(agent.agentKey, `/v1/events/stream?last_event_id=${evt(a.id - 1)}`, { 'last-event-id': evt(a.id) });
     const [first] = await bothWays.waitForEvents(1);
-    assert.equal(first!.id, `evt_${b.id}`, 'the header (a bare number is accepted) decides');
+    assert.equal(first!.id, evt(b.id), 'the header decides');
     byQuery.close();
     bothWays.close();
   });
@@ -114,15 +117,15 @@ describe('the event stream', () => {
     await reviewEvent(tenant, sibling.agentId, null, 4);
     const own = await receiveMessage(svc, inbox, 'for me');
     const [ev] = await mine.waitForEvents(1);
-    assert.equal(ev!.id, `evt_${own.id}`);
+    assert.equal(ev!.id, evt(own.id));
     const [t] = await theirs.waitForEvents(1);
     assert.equal(JSON.parse(t!.data).message.subject, 'for the outsider');
     const s = await siblings.waitForEvents(2);
     assert.deepEqual(s.map((e) => e.event), ['message.received', 'review.sent']);
     // Resuming from the very start replays the outsider's own events only, up to the newest.
-    const replay = await stream(outsider.agentKey, '/v1/events/stream', { 'last-event-id': 'evt_0' });
+    const replay = await stream(outsider.agentKey, '/v1/events/stream', { 'last-event-id': evt(0) });
     const marker = await receiveMessage(svc, outsiderInbox, 'marker');
-    await waitFor(() => replay.events.some((e) => e.id === `evt_${marker.id}`), 'the replay up to the marker');
+    await waitFor(() => replay.events.some((e) => e.id === evt(marker.id)), 'the replay up to the marker');
     assert.ok(replay.events.length >= 3);
     assert.ok(replay.events.every((e) => JSON.parse(e.data).inbox_id === outsiderInbox.id));
     assert.equal(mine.events.length, 1);
@@ -138,7 +141,7 @@ describe('the event stream', () => {
     await reviewEvent(tenant, agent.agentId, null, 5);
     const own = await receiveMessage(svc, inbox);
     const [ev] = await s.waitForEvents(1);
-    assert.equal(ev!.id, `evt_${own.id}`);
+    assert.equal(ev!.id, evt(own.id));
     s.close();
   });
 
@@ -148,7 +151,7 @@ describe('the event stream', () => {
     const review = await reviewEvent(tenant, agent.agentId, inbox.id, 6);
     const [ev] = await s.waitForEvents(1);
     assert.equal(ev!.event, 'review.sent');
-    assert.equal(ev!.id, `evt_${review.id}`);
+    assert.equal(ev!.id, evt(review.id));
     assert.equal(JSON.parse(ev!.data).review_id, 'rr_6');
     s.close();
   });
@@ -199,10 +202,10 @@ describe('the event stream', () => {
       assert.equal(s.events.length, 0, 'nothing is sent while an older transaction is still open');
       await slow.query('COMMIT');
       const got = await s.waitForEvents(2);
-      assert.deepEqual(got.map((e) => e.id), [`evt_${early.id}`, `evt_${late.id}`]);
-      const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': `evt_${early.id}` });
+      assert.deepEqual(got.map((e) => e.id), [evt(early.id), evt(late.id)]);
+      const resumed = await stream(agent.agentKey, '/v1/events/stream', { 'last-event-id': evt(early.id) });
       const [next] = await resumed.waitForEvents(1);
-      assert.equal(next!.id, `evt_${late.id}`);
+      assert.equal(next!.id, evt(late.id));
       resumed.close();
     });
     s.close();
@@ -217,7 +220,7 @@ describe('the event stream', () => {
       assert.equal(s.events.length, 0);
       await other.query('ROLLBACK');
       const [ev] = await s.waitForEvents(1);
-      assert.equal(ev!.id, `evt_${held.id}`);
+      assert.equal(ev!.id, evt(held.id));
     });
     s.close();
   });
@@ -233,12 +236,12 @@ describe('the event stream', () => {
       )).rows[0]!.id;
     const later = await insert('100');
     const earlier = await insert('99');
-    const replay = await stream(a.agentKey, '/v1/events/stream', { 'last-event-id': 'evt_0' });
-    assert.deepEqual((await replay.waitForEvents(2)).map((e) => e.id), [`evt_${earlier}`, `evt_${later}`]);
+    const replay = await stream(a.agentKey, '/v1/events/stream', { 'last-event-id': evt(0) });
+    assert.deepEqual((await replay.waitForEvents(2)).map((e) => e.id), [evt(earlier), evt(later)]);
     const fresh = await stream(a.agentKey);
     const next = await publish(svc, { org_id: t.orgId, project_id: t.projectId, inbox_id: box.id, agent_id: a.agentId, type: 'review.sent' });
     const [first] = await fresh.waitForEvents(1);
-    assert.equal(first!.id, `evt_${next.id}`, 'a new stream starts after the newest position, not after the text-wise largest');
+    assert.equal(first!.id, evt(next.id), 'a new stream starts after the newest position, not after the text-wise largest');
     replay.close();
     fresh.close();
   });
@@ -259,9 +262,49 @@ describe('the event stream', () => {
     assert.ok(during.total - before.total <= 20, `${before.total} → ${during.total} connections`);
     const row = await receiveMessage(svc, inbox);
     await Promise.all(many.map((s) => s.waitForEvents(1)));
-    assert.ok(many.every((s) => s.events[0]!.id === `evt_${row.id}`));
+    assert.ok(many.every((s) => s.events[0]!.id === evt(row.id)));
     for (const s of many) s.close();
   });
 });
 
 process.on('exit', () => streams.forEach((s) => s.close()));
+
+describe('event ids', () => {
+  test('are opaque: consecutive events of two tenants carry ids that show no position or gap', async () => {
+    const mine = await stream(agent.agentKey);
+    const theirs = await stream(outsider.agentKey);
+    await receiveMessage(svc, inbox, 'first of mine');
+    await receiveMessage(svc, outsiderInbox, 'between');
+    await receiveMessage(svc, inbox, 'second of mine');
+    const [a, b] = await mine.waitForEvents(2);
+    const [t] = await theirs.waitForEvents(1);
+    for (const ev of [a!, b!, t!]) {
+      assert.match(ev.id!, /^evt_[A-Za-z0-9_-]{22}$/);
+      assert.doesNotMatch(ev.id!, /^evt_\d+$/);
+      assert.equal(JSON.parse(ev.data).id, ev.id);
+    }
+    assert.notEqual(a!.id, b!.id);
+    mine.close();
+    theirs.close();
+  });
+
+  test('a made-up, altered or position-shaped Last-Event-ID is 400 naming last_event_id, never 500', async () => {
+    const row = await receiveMessage(svc, inbox);
+    const real = evt(row.id);
+    const flip = (c: string) => (c === 'A' ? 'B' : 'A');
+    const forged = [`evt_${row.id}`, String(row.id), 'evt_0', 'evt_' + 'A'.repeat(22), real.slice(0, -1) + flip(real.slice(-1)), real.slice(0, 8) + flip(real[8]!) + real.slice(9), 'evt_%%%', real + 'A'];
+    for (const id of forged) {
+      for (const [path, headers] of [
+        ['/v1/events/stream', { 'last-event-id': id }],
+        [`/v1/events/stream?last_event_id=${encodeURIComponent(id)}`, {}],
+      ] as const) {
+        const r = await openStream(svc.url, path, { token: agent.agentKey, headers });
+        assert.equal(r.status, 400, `${id} in ${path}`);
+        const body = JSON.parse(r.body);
+        assert.equal(body.code, 'bad_request');
+        assert.equal(body.errors[0].field, 'last_event_id');
+        r.close();
+      }
+    }
+  });
+});

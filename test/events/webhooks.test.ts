@@ -165,6 +165,13 @@ describe('webhook targets when private addresses are refused', () => {
     await refused('http://10.0.0.8:8080/hook', /private/);
   });
 
+  test('IPv6 forms that carry a private IPv4 address (translated, 6to4, Teredo) are refused', async () => {
+    await refused('http://[::ffff:0:7f00:1]/hook', /loopback/);
+    await refused('http://[2002:7f00:1::]/hook', /loopback/);
+    await refused('http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook', /loopback/);
+    await refused('http://[2002:a9fe:a9fe::]/latest/meta-data/', /link-local/);
+  });
+
   test('a host name is resolved and refused when it points inside', async () => {
     await refused(`http://localhost:${new URL(receiver.url).port}/hook`, /resolves to a loopback address/);
   });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { test } from 'node:test';
 import * as jose from 'jose';
 import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
@@ -137,7 +139,7 @@ test('with CONSOLE_JWKS_URL set, tokens from that identity provider are verified
   const config = await testConfig({ CONSOLE_JWKS_URL: jwksUrl, CONSOLE_ISSUER: 'https://idp.example' });
   const second = await startTestService({ roles: ['api'], databaseUrl: svc.databaseUrl, config });
   const sign = (iss: string) =>
-    new jose.SignJWT({ email: tenant.email }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(iss).setSubject('user_1').setExpirationTime('5m').sign(privateKey);
+    new jose.SignJWT({ email: tenant.email }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(iss).setSubject('user_1').setIssuedAt().setExpirationTime('5m').sign(privateKey);
   try {
     assert.equal(second.services.identity.mint, null, 'no development tokens when an identity provider is configured');
     assert.equal((await second.api.get(`/v1/admin/orgs/${tenant.orgId}`, await sign('https://idp.example'))).status, 200);
@@ -146,5 +148,37 @@ test('with CONSOLE_JWKS_URL set, tokens from that identity provider are verified
   } finally {
     await second.stop();
     idp.close();
+  }
+});
+
+/** A token signed with the development provider's own key, with the claims given (times in seconds). */
+async function devToken(claims: { iat?: number; exp?: number }): Promise<string> {
+  const stored = JSON.parse(await fs.readFile(path.join(svc.config.dataDir, 'console-signing-key.json'), 'utf8'));
+  const key = await jose.importJWK(stored.private, 'ES256');
+  const jwt = new jose.SignJWT({ email: tenant.email, email_verified: true, ...claims })
+    .setProtectedHeader({ alg: 'ES256', kid: stored.public.kid })
+    .setIssuer('agent-inbox-dev')
+    .setAudience('agent-inbox-console')
+    .setSubject(`user:${tenant.email}`);
+  return jwt.sign(key);
+}
+
+test('a console token must carry exp and iat, not be issued in the future, and live at most 24 hours', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const get = async (token: string) => svc.api.get(`/v1/admin/orgs/${tenant.orgId}`, token);
+  // Signed with the right key: only the claims make the difference.
+  assert.equal((await get(await devToken({ iat: now, exp: now + 3600 }))).status, 200);
+  assert.equal((await get(await devToken({ iat: now - 30, exp: now + 24 * 3600 - 30 }))).status, 200, 'exactly 24 hours is allowed');
+  const refused = {
+    'no exp': await devToken({ iat: now }),
+    'no iat': await devToken({ exp: now + 3600 }),
+    'iat ten minutes ahead': await devToken({ iat: now + 600, exp: now + 1200 }),
+    'a 25-hour lifetime': await devToken({ iat: now, exp: now + 25 * 3600 }),
+    'a 30-day lifetime': await devToken({ iat: now - 60, exp: now + 30 * 24 * 3600 }),
+  };
+  for (const [why, token] of Object.entries(refused)) {
+    const r = await get(token);
+    assert.equal(r.status, 401, why);
+    assert.equal(r.body.error, 'unauthorized', why);
   }
 });

@@ -159,3 +159,52 @@ test('an enrollment token is not accepted as an agent key', async () => {
   assert.equal(r.status, 401);
   assert.match(r.body.detail, /enroll/);
 });
+
+test('a token cannot take over an agent made on the console: 409 conflict and no key for it', async () => {
+  const made = await svc.api.post(`${admin}/agents`, { handle: 'console-made' }, tenant.consoleToken);
+  assert.equal(made.status, 201, made.text);
+  const r = await svc.api.post('/v1/enroll', { token: tenant.enrollmentToken, agent_handle: 'console-made' });
+  assert.equal(r.status, 409);
+  assert.equal(r.body.code, 'conflict');
+  assert.deepEqual(r.body.errors.map((e: any) => [e.field, e.code]), [['agent_handle', 'taken']]);
+  assert.equal(r.body.agent_key, undefined);
+  const keys = await svc.api.get(`${admin}/agents/${made.body.id}/keys`, tenant.consoleToken);
+  assert.deepEqual(keys.body.items, []);
+});
+
+test('a reusable token cannot take over an agent another token enrolled', async () => {
+  const other = await issueToken({ reusable: true });
+  const owner = await svc.api.post('/v1/enroll', { token: other.token, agent_handle: 'owned-elsewhere' });
+  assert.equal(owner.status, 201);
+  const r = await svc.api.post('/v1/enroll', { token: tenant.enrollmentToken, agent_handle: 'owned-elsewhere' });
+  assert.equal(r.status, 409);
+  assert.equal(r.body.code, 'conflict');
+  const keys = await svc.api.get(`${admin}/agents/${owner.body.agent_id}/keys`, tenant.consoleToken);
+  assert.equal(keys.body.items.length, 1, 'only the key of its own enrollment');
+  // The enrolling token still returns its own agent.
+  const again = await svc.api.post('/v1/enroll', { token: other.token, agent_handle: 'owned-elsewhere' });
+  assert.equal(again.status, 200);
+  assert.equal(again.body.agent_id, owner.body.agent_id);
+});
+
+test('an agent holds at most 20 working keys; past that redemption and console issue are 409 until one is revoked', async () => {
+  const t = await issueToken({ reusable: true });
+  const issued: any[] = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await svc.api.post('/v1/enroll', { token: t.token, agent_handle: 'many-keys' });
+    assert.ok(r.status === 200 || r.status === 201, r.text);
+    issued.push(r.body);
+  }
+  const over = await svc.api.post('/v1/enroll', { token: t.token, agent_handle: 'many-keys' });
+  assert.equal(over.status, 409);
+  assert.equal(over.body.code, 'conflict');
+  assert.deepEqual(over.body.errors.map((e: any) => [e.field, e.code]), [['agent_handle', 'key_limit']]);
+  const agentId = issued[0].agent_id;
+  const consoleOver = await svc.api.post(`${admin}/agents/${agentId}/keys`, {}, tenant.consoleToken);
+  assert.equal(consoleOver.status, 409);
+  assert.equal(consoleOver.body.error, 'conflict');
+  assert.equal((await svc.api.get(`${admin}/agents/${agentId}/keys`, tenant.consoleToken)).body.items.length, 20);
+  assert.equal((await svc.api.del(`${admin}/agents/${agentId}/keys/${issued[0].key_id}`, tenant.consoleToken)).status, 204);
+  const after = await svc.api.post('/v1/enroll', { token: t.token, agent_handle: 'many-keys' });
+  assert.equal(after.status, 200);
+});

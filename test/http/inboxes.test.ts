@@ -108,13 +108,20 @@ test('client_id makes inbox creation idempotent; a different body with it is a c
   assert.equal(await inboxCount(tenant.orgId), 2);
 });
 
-test('the plan inbox limit is refused with the legacy quota envelope, and nothing is created', async () => {
+test('the plan inbox limit is refused as problem+json quota_exceeded with the quota figures, and nothing is created', async () => {
   const tenant = await createTenant(svc, { plan: 'free' });
   const { agentKey } = await tenant.enroll();
   for (let i = 0; i < 3; i++) assert.equal((await svc.api.post('/v1/inboxes', {}, agentKey)).status, 201);
   const r = await svc.api.post('/v1/inboxes', {}, agentKey);
   assert.equal(r.status, 403);
-  assert.equal(r.body.error, 'quota_exceeded');
+  // It used to come back as application/json {error, message} with no `code`.
+  assert.match(r.headers.get('content-type')!, /^application\/problem\+json/);
+  assert.equal(r.body.code, 'quota_exceeded');
+  assert.equal(r.body.status, 403);
+  assert.equal(typeof r.body.detail, 'string');
+  assert.equal(r.body.error, 'quota_exceeded', 'the older envelope members stay beside the problem');
+  assert.equal(r.body.message, r.body.detail);
+  assert.ok(!Number.isNaN(Date.parse(r.body.next_reset_at)));
   assert.equal(r.body.reason, 'inbox_limit_exceeded');
   assert.equal(r.body.used, 3);
   assert.equal(r.body.limit, 3);
@@ -125,7 +132,6 @@ test('the plan inbox limit is refused with the legacy quota envelope, and nothin
   assert.equal(r.body.upgrade_required, true);
   assert.match(r.body.next_reset_at, /^\d{4}-\d{2}-01T00:00:00\.000Z$/);
   assert.equal(typeof r.body.message, 'string');
-  assert.ok(!('code' in r.body), 'legacy envelope, not problem+json');
   assert.equal(await inboxCount(tenant.orgId), 3);
 });
 
@@ -154,6 +160,8 @@ test("an enrollment token's max_mailboxes is a lifetime allowance across its age
   const concurrent = await Promise.all([svc.api.post('/v1/inboxes', {}, second), svc.api.post('/v1/inboxes', {}, second)]);
   assert.deepEqual(concurrent.map((r) => r.status).sort(), [201, 403]);
   const refused = concurrent.find((r) => r.status === 403)!;
+  assert.match(refused.headers.get('content-type')!, /^application\/problem\+json/);
+  assert.equal(refused.body.code, 'quota_exceeded');
   assert.equal(refused.body.error, 'quota_exceeded');
   assert.equal(refused.body.reason, 'enrollment_token_mailbox_budget_exhausted');
   assert.equal(refused.body.used, 2);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { decideRate } from '../../machines/policy/rate-limit.ts';
 import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
 
-const env = { RATE_LIMIT_PER_MINUTE: '5' };
+const env = { RATE_LIMIT_PER_MINUTE: '5', ENROLL_RATE_LIMIT_PER_MINUTE: '4' };
 const a = await startTestService({ roles: ['api'], env });
 const b = await startTestService({ roles: ['api'], databaseUrl: a.databaseUrl, config: await testConfig(env) });
 const tenant = await createTenant(a);
@@ -30,6 +30,33 @@ test('the limit is per key: another key of the same agent is not limited', async
   assert.equal((await a.api.get('/v1/auth/me', first.agentKey)).status, 429);
   const second = await tenant.enroll('limited-agent');
   assert.equal((await a.api.get('/v1/auth/me', second.agentKey)).status, 200);
+});
+
+test('redemptions of one enrollment token are limited across processes: 429 with Retry-After, other tokens unaffected', async () => {
+  const admin = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+  const issue = async () => (await a.api.post(`${admin}/enrollment-tokens`, { reusable: true }, tenant.consoleToken)).body.token as string;
+  const token = await issue();
+  const { rows } = await a.services.db.query<{ s: number }>('SELECT extract(second FROM clock_timestamp())::float8 AS s');
+  if (rows[0]!.s > 50) await new Promise((r) => setTimeout(r, (61 - rows[0]!.s) * 1000));
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? b : a).api.post('/v1/enroll', { token, agent_handle: `burst-${i}` })).status);
+  assert.deepEqual(statuses, [201, 201, 201, 201]);
+  const limited = await b.api.post('/v1/enroll', { token, agent_handle: 'burst-4' });
+  assert.equal(limited.status, 429);
+  assert.equal(limited.body.code, 'rate_limited');
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  const agents = (await a.api.get(`${admin}/agents`, tenant.consoleToken)).body.items;
+  assert.equal(agents.some((x: any) => x.handle === 'burst-4'), false, 'the limited redemption created no agent');
+  assert.equal((await a.api.post('/v1/enroll', { token: await issue(), agent_handle: 'burst-other' })).status, 201);
+});
+
+test('attempts without the secret of a token do not use up its redemptions', async () => {
+  const admin = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+  const token = (await a.api.post(`${admin}/enrollment-tokens`, { reusable: true }, tenant.consoleToken)).body.token as string;
+  const forged = token.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
+  for (let i = 0; i < 6; i++) assert.equal((await a.api.post('/v1/enroll', { token: forged, agent_handle: 'forger' })).status, 401);
+  assert.equal((await a.api.post('/v1/enroll', { token, agent_handle: 'rightful' })).status, 201);
 });
 
 test('the sliding estimate weighs the previous window by its remaining overlap', () => {

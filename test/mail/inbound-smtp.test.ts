@@ -384,3 +384,57 @@ test('messages arriving together are stored together, and one that cannot be sto
   assert.deepEqual(list.body.data.map((m: any) => m.subject).sort(), ['five', 'four', 'one', 'seven', 'six', 'three', 'two']);
   assert.equal(await countRows('events', inbox.id), 7);
 });
+
+test('hostile attachments download as inert files: sandboxed, not sniffed, active types as bytes, names cleaned', async () => {
+  const inbox = await newInbox();
+  // Each part once went out with its declared type (text/html ran script on the service's
+  // origin) and its filename kept path separators.
+  const part = (type: string, disposition: string, body: string) =>
+    `--b1\r\nContent-Type: ${type}\r\nContent-Disposition: attachment; ${disposition}\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from(body).toString('base64')}\r\n`;
+  const raw = [
+    'From: mallory@evil.example',
+    `To: ${inbox.address}`,
+    'Subject: Open me',
+    'Message-ID: <hostile-1@evil.example>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1\r\nContent-Type: text/plain\r\n\r\nSee attached.\r\n' +
+      part('text/html; charset=utf-8', `filename*=utf-8''..%2F..%2Fpage%22%0D%0AX-Injected%3A%201.html`, '<script>alert(document.cookie)</script>') +
+      part('image/svg+xml', 'filename="..\\\\..\\\\logo.svg"', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') +
+      part('application/javascript', 'filename="app.js"', 'alert(1)') +
+      part('text/xml', 'filename="feed.xml"', '<x/>') +
+      part('text/plain', `filename*=utf-8''r%C3%A9sum%C3%A9.txt`, 'plain words') +
+      '--b1--',
+  ].join('\r\n');
+  await sendRaw(svc, raw, { from: 'mallory@evil.example', to: [inbox.address] });
+  const { message } = await onlyMessage(inbox.id);
+  const list = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/${message.id}/attachments`, agentKey);
+  assert.equal(list.body.data.length, 5, list.text);
+  const served: Array<{ type: string | null; disposition: string }> = [];
+  for (const a of list.body.data) {
+    const r = await fetch(`${svc.url}/v1/inboxes/${inbox.id}/messages/${message.id}/attachments/${a.id}`, { headers: { authorization: `Bearer ${agentKey}` } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(r.headers.get('content-security-policy'), 'sandbox');
+    assert.equal(r.headers.get('x-injected'), null);
+    const disposition = r.headers.get('content-disposition') ?? '';
+    assert.match(disposition, /^attachment/);
+    const plain = /filename="([^"]*)"/.exec(disposition)?.[1] ?? '';
+    const extended = decodeURIComponent(/filename\*=UTF-8''(\S+)/i.exec(disposition)?.[1] ?? '');
+    for (const name of [plain, extended]) assert.doesNotMatch(name, /[/\\"\r\n]/, disposition);
+    served.push({ type: r.headers.get('content-type')!.split(';')[0]!, disposition });
+  }
+  const byType = served.map((s) => s.type).sort();
+  assert.deepEqual(byType, ['application/octet-stream', 'application/octet-stream', 'application/octet-stream', 'application/octet-stream', 'text/plain']);
+  const resume = served.find((s) => s.type === 'text/plain')!;
+  assert.match(resume.disposition, /filename="resume\.txt"/);
+  assert.match(resume.disposition, /filename\*=UTF-8''r%C3%A9sum%C3%A9\.txt/);
+  const html = served.find((s) => /page/.test(s.disposition))!;
+  assert.match(html.disposition, /page/);
+  assert.doesNotMatch(html.disposition, /\.\./);
+
+  const source = await fetch(`${svc.url}/v1/inboxes/${inbox.id}/messages/${message.id}/raw`, { headers: { authorization: `Bearer ${agentKey}` } });
+  assert.equal(source.headers.get('content-security-policy'), 'sandbox');
+  assert.equal(source.headers.get('x-content-type-options'), 'nosniff');
+});

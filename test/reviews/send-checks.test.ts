@@ -203,7 +203,11 @@ test('the rolling 24-hour recipient limit refuses a send that does not fit; canc
   assert.equal(first.status, 202);
   const over = await agent.send({ to: 'c@acme.example', intent: INTENT });
   assert.equal(over.status, 403);
+  assert.match(over.headers.get('content-type')!, /^application\/problem\+json/);
+  assert.equal(over.body.code, 'quota_exceeded');
   assert.equal(over.body.error, 'quota_exceeded');
+  assert.equal(over.body.message, over.body.detail);
+  assert.deepEqual([over.body.consumed, over.body.reserved, over.body.upgrade_required], [2, 0, false]);
   assert.equal(over.body.reason, 'recipient_limit_exceeded');
   assert.deepEqual([over.body.used, over.body.delta, over.body.limit, over.body.remaining], [2, 1, 2, 0]);
   assert.ok(new Date(over.body.next_reset_at).getTime() > Date.now() + 23 * 3600 * 1000);

@@ -20,7 +20,7 @@ export const TOOLS: ToolSpec[] = [
   { name: 'list_threads', operationId: 'listThreads', description: 'List conversation threads of an inbox, most recent first.' },
   { name: 'get_thread', operationId: 'getThread', description: 'Get a thread with its messages oldest first and last_message_id (use it as expected_last_message_id when replying).' },
   { name: 'list_attachments', operationId: 'listAttachments', description: 'List a message\'s attachments (including inline images) with filename, content type and size.' },
-  { name: 'get_attachment', operationId: 'getAttachment', description: 'Download one attachment, base64-encoded with its content type.' },
+  { name: 'get_attachment', operationId: 'getAttachment', description: 'Download one attachment, base64-encoded with its size; list_attachments gives its declared content type and filename.' },
   { name: 'wait_for_email', operationId: 'waitForEmail', description: 'Wait for the next matching message to arrive (from, subject_contains; since defaults to now, so older mail is never returned). With extract=code or extract=link it returns the one-time code or verification link. Answers timed_out: true after timeout_seconds (max 120).' },
   { name: 'register_webhook', operationId: 'registerWebhook', description: 'Register a URL to receive message.received events, signed with HMAC-SHA256 (X-Service-Signature). The secret is returned once.' },
   { name: 'update_webhook', operationId: 'updateWebhook', description: 'Change a webhook\'s url, events, inbox filter or active flag.' },

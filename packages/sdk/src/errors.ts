@@ -3,6 +3,19 @@
 
 export type FieldError = { field: string; code: string; detail?: string; [extra: string]: unknown };
 
+/** The figures of a `quota_exceeded` refusal (counts are int64, within JavaScript's safe range). */
+export type QuotaFigures = {
+  reason: string;
+  used: number;
+  delta: number;
+  limit: number;
+  remaining: number;
+  consumed: number;
+  reserved: number;
+  next_reset_at: string;
+  upgrade_required: boolean;
+};
+
 export class AgentInboxError extends Error {
   readonly status: number;
   /** The contract's closed code enum when the body is problem+json; the legacy `error` otherwise. */
@@ -31,6 +44,23 @@ export class AgentInboxError extends Error {
   /** The verbs legal now, from a review 409's repeated `allowed_action` entries. */
   get allowedActions(): string[] {
     return this.errors.filter((e) => e.field === 'allowed_action').map((e) => String(e.detail ?? e.code));
+  }
+
+  /** The quota figures of a `quota_exceeded` refusal (problem+json or the older envelope), else null. */
+  get quota(): QuotaFigures | null {
+    if (this.code !== 'quota_exceeded' || typeof this.body.reason !== 'string') return null;
+    const b = this.body;
+    return {
+      reason: b.reason as string,
+      used: Number(b.used),
+      delta: Number(b.delta),
+      limit: Number(b.limit),
+      remaining: Number(b.remaining),
+      consumed: Number(b.consumed),
+      reserved: Number(b.reserved),
+      next_reset_at: String(b.next_reset_at),
+      upgrade_required: b.upgrade_required === true,
+    };
   }
 
   /** The example intent of a 422 `intent_required`, ready to splice into the retried request. */

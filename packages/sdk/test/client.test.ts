@@ -143,6 +143,22 @@ test('typed errors carry code, status, errors[] and the retry_with example of in
   assert.match(err.requestId ?? '', /^req_/);
 });
 
+test('a quota refusal is an AgentInboxError with code quota_exceeded and its figures', async () => {
+  const free = await createTenant(svc, { plan: 'free' });
+  const key = (await anonymous.redeemEnrollment({ token: free.enrollmentToken, agent_handle: 'sdk-quota' })).agent_key;
+  const capped = new AgentInbox({ baseUrl: svc.url, apiKey: key });
+  for (let i = 0; i < 3; i++) await capped.createInbox({});
+  const err = await capped.createInbox({}).then(() => null, (e) => e);
+  assert.ok(err instanceof AgentInboxError);
+  assert.equal(err.status, 403);
+  assert.equal(err.code, 'quota_exceeded');
+  assert.deepEqual(
+    { ...err.quota!, next_reset_at: typeof err.quota!.next_reset_at },
+    { reason: 'inbox_limit_exceeded', used: 3, delta: 1, limit: 3, remaining: 0, consumed: 3, reserved: 0, next_reset_at: 'string', upgrade_required: true },
+  );
+  assert.equal(err.body.error, 'quota_exceeded');
+});
+
 test('the Review Loop through the SDK: send, revise, chat, restamp, cancel, feedback, events, reply and forward', async () => {
   const inbox = await client.createInbox({ display_name: 'Sales' });
   const queued: any = await client.sendEmail(inbox.id, { to: 'dana@acme.example', subject: 'Pricing', text: 'Draft one', intent: INTENT });

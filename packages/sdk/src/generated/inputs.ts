@@ -228,7 +228,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "last_event_id": {
           "type": "string",
           "maxLength": 64,
-          "description": "Resume after this event id (`evt_<n>`, or the bare number)."
+          "description": "Resume after this event id, exactly as an event carried it."
         }
       }
     },

@@ -97,7 +97,7 @@ export abstract class GeneratedMethods {
     return this.call('listAttachments', { inbox_id, message_id }, undefined, undefined, 'json', options);
   }
 
-  /** One part's decoded content, with its content type. (GET /v1/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}) */
+  /** One part's decoded content, as a file to save. (GET /v1/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}) */
   getAttachment(inbox_id: string, message_id: string, attachment_id: string, options?: T.CallOptions): Promise<Uint8Array> {
     return this.call('getAttachment', { inbox_id, message_id, attachment_id }, undefined, undefined, 'bytes', options);
   }

@@ -258,6 +258,8 @@ export interface paths {
          * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, owner
          *     or admin only) or `inbox` (`pk_agent_inbox_`, needs `inbox_id` of an inbox of this agent).
          *     `permissions` defaults to the non-privileged set. The ceiling cannot be widened later.
+         *     An agent holds at most 20 working (unrevoked, unexpired) keys; issuing past that is 409
+         *     (`error: conflict`) until one is revoked.
          */
         post: operations["adminCreateAgentKey"];
         delete?: never;
@@ -345,6 +347,14 @@ export interface paths {
          *     (200; a fresh key is issued since a raw key is shown once). A new handle creates an agent (201).
          *     A single-use token redeems for one handle only. Also idempotent on `Idempotency-Key` (or
          *     `client_id`), which replays the first response exactly.
+         *
+         *     A token returns only agents it enrolled itself: a handle already used by an agent made on the
+         *     console or enrolled by another token is `409 conflict` (`errors[0]`: `agent_handle`, `taken`),
+         *     and nothing is issued. An agent holds at most 20 working (unrevoked, unexpired) keys; a
+         *     redemption past that is `409 conflict` (`agent_handle`, `key_limit`) until one is revoked on
+         *     the console. Redemptions are rate limited per token (`ENROLL_RATE_LIMIT_PER_MINUTE`, default
+         *     30 a minute, counted only for requests carrying the token's secret): over it is
+         *     `429 rate_limited` with `Retry-After` in seconds.
          */
         post: operations["redeemEnrollment"];
         delete?: never;
@@ -482,7 +492,7 @@ export interface paths {
         };
         /**
          * Server-sent events, live, with replay from a resume id.
-         * @description `text/event-stream`. Each event is sent as `id: evt_<n>`, `event: <type>` and `data: <json>`, where
+         * @description `text/event-stream`. Each event is sent as `id: evt_<opaque>`, `event: <type>` and `data: <json>`, where
          *     the JSON carries `event`, `id`, `created_at`, `inbox_id` (when the event is about an inbox) and the
          *     event's payload members (for `message.received`: `inbox` and `message`, as in the webhook body).
          *
@@ -492,8 +502,11 @@ export interface paths {
          *       key may see is replayed in order, then live events follow, none twice. Without either the stream
          *       starts with events after the moment of connecting. The order is the org's event log order, the
          *       same for every stream and every replay; ids are opaque and need not increase along it (an event
-         *       whose transaction commits late comes after events with larger ids). An id the org does not
-         *       have resumes after the nearest older event of the org, or from its first event.
+         *       whose transaction commits late comes after events with larger ids). An event id is `evt_` and 22
+         *       characters that encrypt the event's place in the service-wide log, so ids say nothing about other
+         *       tenants' volume. An id this service did not issue (made up, altered, or the older `evt_<n>`
+         *       form) is `400 bad_request` naming `last_event_id`. An id of another org resumes after the
+         *       nearest older event of the caller's org, or from its first event.
          *     - `types`: comma-separated event types to send (the contract's list); an unknown type is `400`.
          *     - Reach: an org key sees its org (or the project named by `X-Project-Id`); a project key its
          *       project's events about its own agent's inboxes, and those about no inbox that are its agent's or
@@ -614,10 +627,10 @@ export interface paths {
          *     refused with `reason: inbox_limit_exceeded` and `upgrade_required: true`; and, for an agent
          *     enrolled with a token that has `max_mailboxes`, the token's lifetime allowance (each inbox an
          *     agent of the token creates uses one, deleting does not give it back), refused with
-         *     `reason: enrollment_token_mailbox_budget_exhausted`. Both are `403` in the legacy envelope
-         *     `{error: quota_exceeded, message, reason, used, delta, limit, remaining, consumed, reserved,
-         *     next_reset_at, upgrade_required}`; inbox counts do not reset, `next_reset_at` is the next
-         *     monthly usage boundary. Inboxes created in the console count toward the plan limit but not
+         *     `reason: enrollment_token_mailbox_budget_exhausted`. Both are `403` problem+json
+         *     `quota_exceeded` (`QuotaProblem`: `reason, used, delta, limit, remaining, consumed, reserved,
+         *     next_reset_at, upgrade_required`, with `error` and `message` kept for older readers); inbox
+         *     counts do not reset, `next_reset_at` is the next monthly usage boundary. Inboxes created in the console count toward the plan limit but not
          *     toward a token's allowance.
          *
          *     Idempotent on `Idempotency-Key`, or `client_id` in the body.
@@ -763,7 +776,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The message exactly as received, as message/rfc822. */
+        /**
+         * The message exactly as received, as message/rfc822.
+         * @description A download like an attachment: `Content-Disposition: attachment; filename="<message id>.eml"`,
+         *     `Content-Security-Policy: sandbox` and `X-Content-Type-Options: nosniff`.
+         */
         get: operations["getMessageRaw"];
         put?: never;
         post?: never;
@@ -813,10 +830,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One part's decoded content, with its content type.
-         * @description Sent with `Content-Disposition: attachment` (and the filename when the part has one) and
-         *     `X-Content-Type-Options: nosniff`, also for inline parts, so no part is rendered as a page
-         *     of this service.
+         * One part's decoded content, as a file to save.
+         * @description The sender chose the part's type and name, so neither is trusted. The declared content type
+         *     (without parameters) is kept only for passive types (`text/plain`, `text/csv`,
+         *     `application/pdf`, `image/png`, `image/jpeg`, `image/gif`, `image/webp`, `audio/mpeg`,
+         *     `video/mp4`, `application/zip`); any other (HTML, SVG, XML, JavaScript, ...) is served as
+         *     `application/octet-stream`. The part's type as sent stays in the attachment list. Every
+         *     download, inline parts included, carries `Content-Security-Policy: sandbox`,
+         *     `X-Content-Type-Options: nosniff` and `Content-Disposition: attachment` (RFC 6266), so no part
+         *     is rendered as a page of this service. The filename is its last path segment without control
+         *     characters or quotes, as `filename` in ASCII and, when it differs, as `filename*` in UTF-8.
          */
         get: operations["getAttachment"];
         put?: never;
@@ -1234,10 +1257,10 @@ export interface paths {
          *        `not_found`): a reference in the body, not the resource of the path;
          *     6. the inbox's rolling 24-hour recipient limit (`recipient_limit_24h`, default 500): the
          *        recipients (to plus cc) of the inbox's reviews created in the last 24 hours and not
-         *        cancelled, plus this send's, must fit; else `403` in the legacy envelope
-         *        `{error: quota_exceeded, reason: recipient_limit_exceeded, used, delta, limit, remaining,
-         *        consumed, reserved, next_reset_at, upgrade_required}`, `next_reset_at` being when the
-         *        oldest counted send leaves the window;
+         *        cancelled, plus this send's, must fit; else `403` problem+json `quota_exceeded`
+         *        (`QuotaProblem`, `reason: recipient_limit_exceeded`, with `used, delta, limit, remaining,
+         *        consumed, reserved, next_reset_at, upgrade_required`, and `error`/`message` for older
+         *        readers), `next_reset_at` being when the oldest counted send leaves the window;
          *     7. idempotency (`Idempotency-Key`, or `idempotency_key` / `client_id` in the body).
          *
          *     The message goes out from the inbox's address (with its display name) and carries a
@@ -1620,6 +1643,39 @@ export interface components {
             /** Format: date-time */
             next_reset_at?: string;
             upgrade_required?: boolean;
+        };
+        /**
+         * @description A quota refusal on the agent plane: problem+json with `code: quota_exceeded` and the quota
+         *     figures at the top level, plus `error` (`quota_exceeded`) and `message` (the `detail`) kept
+         *     for readers of the older `{error, message}` envelope.
+         */
+        QuotaProblem: components["schemas"]["Problem"] & {
+            /** @description `inbox_limit_exceeded`, `enrollment_token_mailbox_budget_exhausted`, `recipient_limit_exceeded`, ... */
+            reason: string;
+            /**
+             * Format: int64
+             * @description consumed plus reserved
+             */
+            used: number;
+            /**
+             * Format: int64
+             * @description what the refused request would add
+             */
+            delta: number;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            remaining: number;
+            /** Format: int64 */
+            consumed: number;
+            /** Format: int64 */
+            reserved: number;
+            /** Format: date-time */
+            next_reset_at: string;
+            upgrade_required: boolean;
+            /** @enum {string} */
+            error: "quota_exceeded";
+            message: string;
         };
         /** @enum {string} */
         Permission: "mailbox:create" | "mailbox:read" | "mailbox:send" | "mailbox:delete" | "mailbox:credentials" | "mailbox:quota" | "webhook:write" | "domain:manage" | "commerce:request" | "review:act" | "signup:verify" | "domain:purchase" | "support:submit" | "support:read" | "support:write";
@@ -2281,16 +2337,15 @@ export interface components {
             };
         };
         /**
-         * @description `recipient_blocked` or a missing permission (problem+json), or the recipient limit (legacy
-         *     envelope `quota_exceeded`).
+         * @description `recipient_blocked` or a missing permission, or the recipient limit (`quota_exceeded`, a
+         *     `QuotaProblem`); all problem+json.
          */
         SendForbidden: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
-                "application/json": components["schemas"]["LegacyError"];
+                "application/problem+json": components["schemas"]["QuotaProblem"] | components["schemas"]["Problem"];
             };
         };
     };
@@ -2773,6 +2828,7 @@ export interface operations {
             401: components["responses"]["Legacy"];
             403: components["responses"]["Legacy"];
             404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
         };
     };
     adminRevokeAgentKey: {
@@ -2934,6 +2990,7 @@ export interface operations {
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+            429: components["responses"]["Problem"];
         };
     };
     whoami: {
@@ -3231,7 +3288,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated event types; all when omitted. */
                 types?: string;
-                /** @description Resume after this event id (`evt_<n>`, or the bare number). */
+                /** @description Resume after this event id, exactly as an event carried it. */
                 last_event_id?: string;
             };
             header?: {
@@ -3427,14 +3484,13 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
-            /** @description Missing permission (problem+json `forbidden_scope`) or a quota (legacy envelope `quota_exceeded`). */
+            /** @description Missing permission (`forbidden_scope`) or a quota (`quota_exceeded`, a `QuotaProblem`). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                    "application/json": components["schemas"]["LegacyError"];
+                    "application/problem+json": components["schemas"]["QuotaProblem"] | components["schemas"]["Problem"];
                 };
             };
             409: components["responses"]["Problem"];
