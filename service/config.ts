@@ -30,6 +30,8 @@ export type Config = {
   sseHeartbeatSeconds: number;
   /** Seconds a human-routed review may wait before it is cancelled (deadline_exceeded); null: no deadline. */
   reviewDeadlineSeconds: number | null;
+  /** Bearer token /metrics asks for; null: /metrics is open, like /healthz. */
+  metricsToken: string | null;
 };
 
 
@@ -127,6 +129,15 @@ function smtpRelayUrl(env: Env): string | null {
   return raw;
 }
 
+// The token travels in an Authorization header: a short or spaced one is a mistake, not a secret.
+function metricsToken(env: Env): string | null {
+  const raw = optional(env, 'METRICS_TOKEN');
+  if (raw !== null && !/^[\x21-\x7e]{16,}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
+  return raw;
+}
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -177,5 +188,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookDeactivateAfter: positiveInt(env, 'WEBHOOK_DEACTIVATE_AFTER', 20),
     sseHeartbeatSeconds: positiveNumber(env, 'SSE_HEARTBEAT_SECONDS', 15),
     reviewDeadlineSeconds: optional(env, 'REVIEW_DEADLINE_SECONDS') === null ? null : positiveInt(env, 'REVIEW_DEADLINE_SECONDS', 1),
+    metricsToken: metricsToken(env),
   };
 }
