@@ -32,6 +32,8 @@ export type Config = {
   reviewDeadlineSeconds: number | null;
   /** Bearer token /metrics asks for; null: /metrics is open, like /healthz. */
   metricsToken: string | null;
+  /** A port on HOST serving only /metrics (for processes without the API role); null: none. */
+  metricsPort: number | null;
 };
 
 
@@ -189,5 +191,6 @@ export function loadConfig(env: Env = process.env): Config {
     sseHeartbeatSeconds: positiveNumber(env, 'SSE_HEARTBEAT_SECONDS', 15),
     reviewDeadlineSeconds: optional(env, 'REVIEW_DEADLINE_SECONDS') === null ? null : positiveInt(env, 'REVIEW_DEADLINE_SECONDS', 1),
     metricsToken: metricsToken(env),
+    metricsPort: optional(env, 'METRICS_PORT') === null ? null : port(env, 'METRICS_PORT', 0),
   };
 }

@@ -3,6 +3,7 @@
 // hooks, the job handler), so no business logic counts anything. Queue and review figures are not
 // counted at all: they are read from PostgreSQL when /metrics is scraped, so every API process
 // reports the same, true numbers.
+import crypto from 'node:crypto';
 import client from 'prom-client';
 import type { Executor } from '../storage/db.ts';
 import { queueFigures, reviewsByState } from '../storage/metrics.ts';
@@ -135,3 +136,13 @@ export async function metricsText(db: Executor): Promise<string> {
 }
 
 export const METRICS_CONTENT_TYPE = registry.contentType;
+
+// Hashed first so the comparison takes the same time whatever the length of the guess.
+const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+
+/** Whether an Authorization header carries the METRICS_TOKEN (always true when none is set). */
+export function metricsAuthorized(token: string | null, authorization: string | undefined): boolean {
+  if (token === null) return true;
+  const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  return crypto.timingSafeEqual(digest(given), digest(token));
+}

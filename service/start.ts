@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import { createIdentityProvider } from './identity.ts';
 import { createListener } from './listener.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { startMetricsServer } from './metrics-server.ts';
 import { startQueue } from './queue.ts';
 import { ensureQueues, startWorkers } from './workers.ts';
 
@@ -27,6 +28,8 @@ export type RunningService = {
   httpUrl: string | null;
   /** The bound inbound SMTP port, when the smtp role runs. */
   smtpPort: number | null;
+  /** The bound port of the metrics-only listener, when METRICS_PORT is set. */
+  metricsPort: number | null;
   embedded: EmbeddedDatabase | null;
   stop(): Promise<void>;
 };
@@ -70,6 +73,13 @@ export async function startService(
     stops.push(() => smtp.close());
   }
 
+  let metricsPort: number | null = null;
+  if (config.metricsPort !== null) {
+    const metrics = await startMetricsServer({ host: config.host, port: config.metricsPort, token: config.metricsToken, db, log: log.child({ component: 'metrics' }) });
+    metricsPort = metrics.port;
+    stops.push(() => metrics.close());
+  }
+
   let httpUrl: string | null = null;
   if (roles.has('api')) {
     // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
@@ -97,6 +107,7 @@ export async function startService(
     services,
     httpUrl,
     smtpPort,
+    metricsPort,
     embedded,
     async stop() {
       for (const stop of stops.reverse()) await stop();

@@ -3,6 +3,7 @@
 // Prometheus exposition format.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../service/config.ts';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { startReceiver } from '../events/helpers.ts';
 import { sendMail } from '../helpers/mail.ts';
@@ -12,6 +13,7 @@ import { waitFor } from '../helpers/wait.ts';
 const svc = await startTestService();
 const tenant = await createTenant(svc);
 const agent = await tenant.enroll('metrics-agent');
+const inbox = (await svc.api.post('/v1/inboxes', { display_name: 'Metrics' }, agent.agentKey)).body;
 
 type Scrape = MetricFamily[] & { text: string };
 
@@ -61,7 +63,6 @@ describe('after real traffic', () => {
   });
 
   test('an SMTP delivery counts a session and an accepted message; an unknown recipient a rejected one', async () => {
-    const inbox = (await svc.api.post('/v1/inboxes', { display_name: 'Metrics' }, agent.agentKey)).body;
     const before = await scrape();
     await sendMail(svc, { from: 'dana@example.com', to: inbox.address, subject: 'Counted', text: 'Hello' });
     await assert.rejects(sendMail(svc, { from: 'dana@example.com', to: 'nobody@agents.test', subject: 'Refused', text: 'Hello' }));
@@ -75,7 +76,6 @@ describe('after real traffic', () => {
 
   test('a webhook delivery counts as a succeeded job of its queue', async () => {
     const receiver = await startReceiver();
-    const inbox = (await svc.api.post('/v1/inboxes', { display_name: 'Hooked' }, agent.agentKey)).body;
     const hook = await svc.api.post('/v1/webhooks', { url: `${receiver.url}/hook`, inbox: inbox.id }, agent.agentKey);
     assert.equal(hook.status, 201, hook.text);
     const labels = { queue: 'webhook-delivery', outcome: 'succeeded' };
@@ -88,7 +88,6 @@ describe('after real traffic', () => {
   });
 
   test('reviews by state and queue figures are read from the database at scrape time', async () => {
-    const inbox = (await svc.api.post('/v1/inboxes', { display_name: 'Sender' }, agent.agentKey)).body;
     const before = await scrape();
     const pending = before.find((f) => f.name === 'agent_inbox_reviews')?.metrics ?? [];
     const sent = await svc.api.post(
@@ -135,5 +134,34 @@ describe('with METRICS_TOKEN set', () => {
     const ok = await guarded.api.get('/metrics', token);
     assert.equal(ok.status, 200);
     assert.ok(parsePrometheusTextFormat(ok.text).some((f) => f.name === 'agent_inbox_http_requests_total'));
+  });
+});
+
+describe('a process without the API role', () => {
+  test('serves its own SMTP counters on METRICS_PORT, and only /metrics there', async () => {
+    const smtpOnly = await startTestService({ databaseUrl: svc.databaseUrl, roles: ['smtp'], env: { METRICS_PORT: '0' } });
+    assert.equal(smtpOnly.httpUrl, null);
+    assert.ok(smtpOnly.metricsPort);
+    const base = `http://127.0.0.1:${smtpOnly.metricsPort}`;
+    const read = async () => {
+      const r = await fetch(`${base}/metrics`);
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      return Object.assign(parsePrometheusTextFormat(await r.text()), { text: '' });
+    };
+    const before = value(await read(), 'agent_inbox_smtp_messages_total', { outcome: 'accepted' });
+    await sendMail(smtpOnly, { from: 'dana@example.com', to: inbox.address, subject: 'Split', text: 'Hello' });
+    assert.equal(value(await read(), 'agent_inbox_smtp_messages_total', { outcome: 'accepted' }), before + 1);
+    assert.equal((await fetch(`${base}/healthz`)).status, 404);
+  });
+
+  test('METRICS_PORT and METRICS_TOKEN are validated, naming the variable', () => {
+    assert.equal(loadConfig({}).metricsPort, null);
+    assert.equal(loadConfig({}).metricsToken, null);
+    assert.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464);
+    for (const env of [{ METRICS_PORT: 'x' }, { METRICS_TOKEN: 'short' }, { METRICS_TOKEN: 'has a space in it somewhere' }]) {
+      const name = Object.keys(env)[0]!;
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.startsWith(name), name);
+    }
   });
 });
