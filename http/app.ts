@@ -7,6 +7,7 @@ import { randomToken } from '../storage/ids.ts';
 import type { ApiState, Route, RouteTable, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
+import { observeHttpRequest } from '../service/metrics.ts';
 import { loadApiDocument, type OperationSpec } from './openapi.ts';
 import { operationChain, problemsBase } from './pipeline.ts';
 import { compileValidators } from './validate.ts';
@@ -35,6 +36,8 @@ export function createApp({ services, routes, mcp }: AppOptions): Koa<ApiState> 
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // Labelled by operation, never by the raw path: ids in paths would make a series per resource.
+      observeHttpRequest(ctx.state.op?.operationId ?? (ctx.path === '/mcp' ? 'mcp' : 'unmatched'), ctx.method, ctx.status, ms / 1000);
       const tenant = ctx.state.auth ?? ctx.state.console;
       log.info(
         {

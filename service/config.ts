@@ -42,6 +42,10 @@ export type Config = {
   reviewDeadlineSeconds: number | null;
   /** Seconds an Idempotency-Key claim outlives its request's last sign of life (a process that died mid-request). */
   idempotencyLeaseSeconds: number;
+  /** Bearer token /metrics asks for; null: /metrics is open, like /healthz. */
+  metricsToken: string | null;
+  /** A port on HOST serving only /metrics (for processes without the API role); null: none. */
+  metricsPort: number | null;
 };
 
 
@@ -142,6 +146,15 @@ function smtpRelayUrl(env: Env): string | null {
   return raw;
 }
 
+// The token travels in an Authorization header: a short or spaced one is a mistake, not a secret.
+function metricsToken(env: Env): string | null {
+  const raw = optional(env, 'METRICS_TOKEN');
+  if (raw !== null && !/^[\x21-\x7e]{16,}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
+  return raw;
+}
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -198,5 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     sseHeartbeatSeconds: positiveNumber(env, 'SSE_HEARTBEAT_SECONDS', 15),
     reviewDeadlineSeconds: optional(env, 'REVIEW_DEADLINE_SECONDS') === null ? null : positiveInt(env, 'REVIEW_DEADLINE_SECONDS', 1),
     idempotencyLeaseSeconds: positiveNumber(env, 'IDEMPOTENCY_LEASE_SECONDS', 30),
+    metricsToken: metricsToken(env),
+    metricsPort: optional(env, 'METRICS_PORT') === null ? null : port(env, 'METRICS_PORT', 0),
   };
 }

@@ -20,6 +20,7 @@ import { StartupError, type Config } from './config.ts';
 import { createIdentityProvider } from './identity.ts';
 import { createListener } from './listener.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { startMetricsServer } from './metrics-server.ts';
 import { startQueue } from './queue.ts';
 import { ensureQueues, startWorkers } from './workers.ts';
 
@@ -32,6 +33,8 @@ export type RunningService = {
   httpUrl: string | null;
   /** The bound inbound SMTP port, when the smtp role runs. */
   smtpPort: number | null;
+  /** The bound port of the metrics-only listener, when METRICS_PORT is set. */
+  metricsPort: number | null;
   embedded: EmbeddedDatabase | null;
   stop(): Promise<void>;
 };
@@ -157,6 +160,13 @@ export async function startService(
       undo.push(() => smtp.close());
     }
 
+    let metricsPort: number | null = null;
+    if (config.metricsPort !== null) {
+      const metrics = await startMetricsServer({ host: config.host, port: config.metricsPort, token: config.metricsToken, db, log: log.child({ component: 'metrics' }) });
+      metricsPort = metrics.port;
+      undo.push(() => metrics.close());
+    }
+
     let httpUrl: string | null = null;
     if (roles.has('api')) {
       // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
@@ -187,7 +197,7 @@ export async function startService(
       );
     }
 
-    return { services, httpUrl, smtpPort, embedded, stop };
+    return { services, httpUrl, smtpPort, metricsPort, embedded, stop };
   } catch (err) {
     await stop().catch(() => {});
     throw err;

@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { WorkerDeps } from '../actors/workers/worker.ts';
 import type { Listener } from './listener.ts';
+import { observeJob } from './metrics.ts';
 import { JOB_WAKE_CHANNEL, type Queue } from './queue.ts';
 
 /** Creates every worker's queue; each role calls it before it may enqueue. */
@@ -20,9 +21,13 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener): Promis
     const log = deps.log.child({ worker: w.name });
     const handler = async ([job]: PgBoss.Job<object>[]) => {
       if (!job) return;
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       try {
-        await w.perform(job.data, { ...deps, log });
+        const outcome = await w.perform(job.data, { ...deps, log });
+        observeJob(w.name, outcome ?? 'done', seconds());
       } catch (err) {
+        observeJob(w.name, 'error', seconds());
         log.warn({ err: (err as Error).message, job: job.id }, 'job failed; it will be retried by its queue policy');
         throw err;
       }

@@ -1,7 +1,9 @@
 // One webhook delivery attempt per job: sign, POST, record the attempt, then either finish, schedule
 // the next attempt (a job with startAfter, so the backoff survives restarts), give up, or deactivate
 // the webhook. A job that runs twice (a worker died after posting) posts again with the same event
-// id, which is how a receiver recognises the duplicate; the attempt is recorded once.
+// id, which is how a receiver recognises the duplicate; the attempt is recorded once. The job's
+// outcome (succeeded, retry, gave_up, deactivated, or skipped/abandoned without a POST) is returned
+// for the job runner's counter.
 import { afterAttempt, isDelivered } from '../../machines/policy/webhook-retry.ts';
 import { webhookBody } from '../bodies/events.ts';
 import type { Queue } from '../../service/queue.ts';
@@ -109,10 +111,10 @@ export const webhookDeliveryWorker: Worker<DeliveryJob> = {
   concurrency: 8,
   async perform(job, deps) {
     const work = await loadDeliveryWork(deps.db, job.org_id, job.delivery_id);
-    if (!work || work.delivery.status !== 'pending' || work.delivery.attempts >= job.attempt) return;
+    if (!work || work.delivery.status !== 'pending' || work.delivery.attempts >= job.attempt) return 'skipped';
     if (!work.webhook.active) {
       await abandonDelivery(deps.db, job.org_id, job.delivery_id, 'the webhook is inactive');
-      return;
+      return 'abandoned';
     }
     const startedAt = new Date();
     const result = await attempt(work, deps);
@@ -130,5 +132,6 @@ export const webhookDeliveryWorker: Worker<DeliveryJob> = {
       },
       'webhook delivery attempt',
     );
+    return outcome?.kind ?? 'already_recorded';
   },
 };

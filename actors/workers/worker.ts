@@ -14,5 +14,9 @@ export type Worker<T extends object = object> = {
   cron?: string;
   /** Jobs of this queue one process runs at once (default 1). */
   concurrency?: number;
-  perform(payload: T, deps: WorkerDeps): Promise<void>;
+  /**
+   * Performs one job. A worker whose jobs end in several ways (a webhook attempt succeeding,
+   * retrying, failing) names the way it ended; the job runner counts it (`agent_inbox_jobs_total`).
+   */
+  perform(payload: T, deps: WorkerDeps): Promise<string | void>;
 };

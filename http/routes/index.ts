@@ -3,11 +3,14 @@ import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { contactRoutes } from './contacts.ts';
+import { docsRoutes } from './docs.ts';
 import { enrollmentRoutes } from './enrollment.ts';
 import { eventRoutes } from './events.ts';
 import { healthRoutes } from './health.ts';
 import { inboxRoutes } from './inboxes.ts';
 import { messageRoutes } from './messages.ts';
+import { metricsRoutes } from './metrics.ts';
+import { problemRoutes } from './problems.ts';
 import { reviewRoutes } from './reviews.ts';
 import { sendRoutes } from './send.ts';
 import { threadRoutes } from './threads.ts';
@@ -15,7 +18,7 @@ import { unsubscribeRoutes } from './unsubscribe.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
-  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes];
+  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, problemRoutes, docsRoutes, metricsRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

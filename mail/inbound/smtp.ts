@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../../service/config.ts';
 import { libraryLogger, type Logger } from '../../service/logger.ts';
+import { observeSmtpMessage, observeSmtpRecipient, observeSmtpSession } from '../../service/metrics.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { batchingIngest } from './batcher.ts';
@@ -51,25 +52,40 @@ export async function startInboundSmtp(
     // Stopping waits this long for transactions in flight, then closes with 421.
     closeTimeout: 5_000,
 
+    onConnect(_session, callback) {
+      observeSmtpSession();
+      callback();
+    },
+
     onRcptTo(address, session, callback) {
       hostedRecipient(address.address).then(
         (inbox) => {
           let map = accepted.get(session.envelope);
           if (!map) accepted.set(session.envelope, (map = new Map()));
           map.set(address.address.toLowerCase(), inbox);
+          observeSmtpRecipient('accepted');
           callback();
         },
-        (err) => callback(err),
+        (err) => {
+          observeSmtpRecipient('rejected', err.responseCode === 550 ? 'unknown_recipient' : 'lookup_failed');
+          callback(err);
+        },
       );
     },
 
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
       const data = boundedCollector(size);
       stream.on('data', (chunk: Buffer) => data.push(chunk));
-      stream.on('error', (err) => callback(tryAgainLater(`Reading the message failed (${err.message})`)));
+      stream.on('error', (err) => {
+        observeSmtpMessage('rejected', 'read_failed');
+        callback(tryAgainLater(`Reading the message failed (${err.message})`));
+      });
       stream.on('end', () => {
         // The server answers 552 itself (rejectOversized); nothing is stored.
-        if (stream.sizeExceeded || data.oversized()) return callback(null);
+        if (stream.sizeExceeded || data.oversized()) {
+          observeSmtpMessage('rejected', 'too_large');
+          return callback(null);
+        }
         const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
@@ -85,10 +101,12 @@ export async function startInboundSmtp(
           .then(
             (stored) => {
               log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
+              observeSmtpMessage('accepted');
               callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
             },
             (err) => {
               log.error({ cid: session.id, err }, 'storing a message failed');
+              observeSmtpMessage('rejected', failsOnContent(err) ? 'unstorable' : 'store_failed');
               callback(failsOnContent(err) ? refusedForGood('The message cannot be stored') : tryAgainLater('The message could not be stored'));
             },
           );

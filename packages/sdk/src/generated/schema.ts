@@ -949,6 +949,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/problems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every problem type (error code) with its status, meaning and what to do.
+         * @description HTML by default; JSON when the `Accept` header prefers `application/json`. Generated from the
+         *     service's one error registry, the same list as the `code` enum of `Problem`.
+         */
+        get: operations["listProblems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/problems/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of one problem type, the target of a problem's `type` URI.
+         * @description HTML by default; JSON when the `Accept` header prefers `application/json`.
+         */
+        get: operations["getProblem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API reference pages rendered from this document (Redoc, served by the service itself). */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The renderer the reference page loads (Redoc's standalone bundle). */
+        get: operations["getApiReferenceScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this process, and queue and review figures read at scrape time.
+         * @description The Prometheus text exposition format. Open when `METRICS_TOKEN` is unset; otherwise it needs
+         *     `Authorization: Bearer <METRICS_TOKEN>` and answers `401 unauthorized` without it.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews/events": {
         parameters: {
             query?: never;
@@ -1995,6 +2091,24 @@ export interface components {
             link?: string;
             /** @description Present and true when no message came in time. */
             timed_out?: boolean;
+        };
+        ProblemType: {
+            /**
+             * Format: uri
+             * @description This page: `{problems_base}/<code>`.
+             */
+            type: string;
+            code: string;
+            title: string;
+            /** @description The HTTP status it usually comes with. */
+            status: number;
+            /** @description When the service answers with this code. */
+            meaning: string;
+            /** @description What a client should do about it. */
+            action: string;
+        };
+        ProblemTypeList: {
+            data: components["schemas"]["ProblemType"][];
         };
         /** @enum {string} */
         ReviewState: "needs_review" | "in_review" | "chatting" | "approved" | "edited" | "rejected" | "sending_auto" | "sent" | "auto_sent" | "failed" | "cancelled";
@@ -3858,6 +3972,112 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+        };
+    };
+    listProblems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The problem types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ProblemTypeList"];
+                };
+            };
+        };
+    };
+    getProblem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The problem type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ProblemType"];
+                };
+            };
+            404: components["responses"]["Problem"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Problem"];
         };
     };
     listReviewEvents: {

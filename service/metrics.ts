@@ -1,0 +1,148 @@
+// The process's Prometheus metrics (prom-client), in one registry below every transport: http/,
+// mail/ and the worker wrapper record into it at their edges (the HTTP pipeline, the SMTP server's
+// hooks, the job handler), so no business logic counts anything. Queue and review figures are not
+// counted at all: they are read from PostgreSQL when /metrics is scraped, so every API process
+// reports the same, true numbers.
+import crypto from 'node:crypto';
+import client from 'prom-client';
+import type { Executor } from '../storage/db.ts';
+import { queueFigures, reviewsByState } from '../storage/metrics.ts';
+
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry });
+
+// Long polls (wait for email, review events) and SSE streams hold a request for a minute or more.
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+const httpRequests = new client.Counter({
+  name: 'agent_inbox_http_requests_total',
+  help: 'HTTP requests answered, by OpenAPI operationId (`unmatched` for no route), method and status.',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+const httpDuration = new client.Histogram({
+  name: 'agent_inbox_http_request_duration_seconds',
+  help: 'Time from receiving a request to its response, by operationId, method and status.',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+const smtpSessions = new client.Counter({
+  name: 'agent_inbox_smtp_sessions_total',
+  help: 'Inbound SMTP connections opened.',
+  registers: [registry],
+});
+
+const smtpRecipients = new client.Counter({
+  name: 'agent_inbox_smtp_recipients_total',
+  help: 'RCPT TO commands, by outcome (accepted, rejected) and reason of a rejection (unknown_recipient, lookup_failed).',
+  labelNames: ['outcome', 'reason'] as const,
+  registers: [registry],
+});
+
+const smtpMessages = new client.Counter({
+  name: 'agent_inbox_smtp_messages_total',
+  help: 'Inbound messages after DATA, by outcome (accepted, rejected) and reason of a rejection (too_large, read_failed, store_failed).',
+  labelNames: ['outcome', 'reason'] as const,
+  registers: [registry],
+});
+
+const jobs = new client.Counter({
+  name: 'agent_inbox_jobs_total',
+  help: 'Background jobs run, by queue and outcome (the worker\'s own outcome, `done`, or `error` when it threw and will be retried).',
+  labelNames: ['queue', 'outcome'] as const,
+  registers: [registry],
+});
+
+const jobDuration = new client.Histogram({
+  name: 'agent_inbox_job_duration_seconds',
+  help: 'Time a worker spent on one job, by queue.',
+  labelNames: ['queue'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+const queueJobs = new client.Gauge({
+  name: 'agent_inbox_queue_jobs',
+  help: 'Jobs in each queue at scrape time, by state: waiting (due, not taken), scheduled (start still ahead), active.',
+  labelNames: ['queue', 'state'] as const,
+  registers: [registry],
+});
+
+const queueOldest = new client.Gauge({
+  name: 'agent_inbox_queue_oldest_waiting_seconds',
+  help: 'How long the oldest due job of each queue has been waiting to be taken, at scrape time (0 when none).',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+
+const reviews = new client.Gauge({
+  name: 'agent_inbox_reviews',
+  help: 'Reviews by state, across every tenant, at scrape time.',
+  labelNames: ['state'] as const,
+  registers: [registry],
+});
+
+const databaseUp = new client.Gauge({
+  name: 'agent_inbox_database_up',
+  help: '1 when this scrape could read the queue and review figures from PostgreSQL, 0 when it could not (they are then absent).',
+  registers: [registry],
+});
+
+/** One HTTP request answered; `route` is an operationId or a fixed name, never a raw path. */
+export function observeHttpRequest(route: string, method: string, status: number, seconds: number): void {
+  const labels = { route, method, status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}
+
+export const observeSmtpSession = (): void => smtpSessions.inc();
+
+export function observeSmtpRecipient(outcome: 'accepted' | 'rejected', reason = ''): void {
+  smtpRecipients.inc({ outcome, reason });
+}
+
+export function observeSmtpMessage(outcome: 'accepted' | 'rejected', reason = ''): void {
+  smtpMessages.inc({ outcome, reason });
+}
+
+export function observeJob(queue: string, outcome: string, seconds: number): void {
+  jobs.inc({ queue, outcome });
+  jobDuration.observe({ queue }, seconds);
+}
+
+/** The exposition text, with the figures read from the database just now. */
+export async function metricsText(db: Executor): Promise<string> {
+  queueJobs.reset();
+  queueOldest.reset();
+  reviews.reset();
+  try {
+    const [queues, states] = await Promise.all([queueFigures(db), reviewsByState(db)]);
+    for (const q of queues) {
+      queueJobs.set({ queue: q.queue, state: 'waiting' }, q.waiting);
+      queueJobs.set({ queue: q.queue, state: 'scheduled' }, q.scheduled);
+      queueJobs.set({ queue: q.queue, state: 'active' }, q.active);
+      queueOldest.set({ queue: q.queue }, q.oldest_waiting_seconds);
+    }
+    for (const r of states) reviews.set({ state: r.state }, r.count);
+    databaseUp.set(1);
+  } catch {
+    // The process metrics are still worth having while the database is away.
+    databaseUp.set(0);
+  }
+  return registry.metrics();
+}
+
+export const METRICS_CONTENT_TYPE = registry.contentType;
+
+// Hashed first so the comparison takes the same time whatever the length of the guess.
+const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
+
+/** Whether an Authorization header carries the METRICS_TOKEN (always true when none is set). */
+export function metricsAuthorized(token: string | null, authorization: string | undefined): boolean {
+  if (token === null) return true;
+  const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  return crypto.timingSafeEqual(digest(given), digest(token));
+}
