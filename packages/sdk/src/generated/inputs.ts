@@ -383,7 +383,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "html",
             "both"
           ],
-          "default": "auto"
+          "default": "both"
         },
         "variant": {
           "type": "string",

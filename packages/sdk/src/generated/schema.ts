@@ -737,10 +737,11 @@ export interface paths {
          *     and signatures where they can be found; for a message with html only, `extracted_text` is
          *     the extracted html rendered as text.
          *
-         *     `format` picks the bodies returned: `text` (`text`, `extracted_text`), `html` (`html`,
-         *     `extracted_html`), `both`, or `auto` (default: as `text` when the MIME has a text part, else
-         *     as `html`); bodies left out are absent from the response. `variant: extracted` puts the
-         *     extracted views in `text` and `html` (default `source`: the MIME's own).
+         *     Without `format` all four keys are present (each null when there is no such body).
+         *     `format` narrows them: `text` (`text`, `extracted_text`), `html` (`html`,
+         *     `extracted_html`), `both` (the default: all four), or `auto` (as `text` when the MIME has a
+         *     text part, else as `html`); keys left out are absent from the response. `variant:
+         *     extracted` puts the extracted views in `text` and `html` (default `source`: the MIME's own).
          */
         get: operations["getMessage"];
         put?: never;
