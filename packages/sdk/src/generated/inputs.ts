@@ -1021,7 +1021,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "deprecated": true
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "client_id": {
           "type": "string",
@@ -1189,7 +1189,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",
@@ -1375,7 +1375,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",
@@ -1557,7 +1557,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",

@@ -1221,16 +1221,18 @@ export interface paths {
          *     1. the body: unknown keys are `400` listing the accepted keys; `body` is the deprecated alias of
          *        `text`, and both with different content is `400 bad_request` with an `errors[]` entry of code
          *        `conflicting_alias`; invalid addresses, more than 50 recipients (to plus cc), more than 10
-         *        attachments or more than 25 MiB of text and attachments are `400` naming the field;
+         *        attachments or more than 25 MiB of text and attachments are `400` naming the field; so is
+         *        an `intent` that is given but invalid (`intent.summary` missing or outside 8-200
+         *        characters, `intent` or `intent.meta` not an object), under any policy;
          *     2. the inbox's contact list: a recipient matching a block entry, or (when any allow entry
          *        exists, allowlist mode) matching no allow entry, is `403 recipient_blocked`, each such address
          *        an `errors[]` entry;
          *     3. the project's suppression list: `422 recipient_suppressed`, `errors[]` naming only the
          *        suppressed addresses;
-         *     4. the intent gate: under `require_review` a missing or invalid `intent` is `422
+         *     4. the intent gate: under `require_review` a send with no `intent` (absent or null) is `422
          *        intent_required` (entries `intent.summary`, `intent.meta`, `category_id`, `policy` with
          *        `policy` and `source`, and `retry_with` with an `example` intent); under `allow_direct` an
-         *        intent is optional, but one that is given and invalid is `400`;
+         *        intent is optional;
          *     5. `category_id` must name a category of the project, else `400` naming `category_id` (code
          *        `not_found`): a reference in the body, not the resource of the path;
          *     6. the inbox's rolling 24-hour recipient limit (`recipient_limit_24h`, default 500): the
@@ -2095,9 +2097,9 @@ export interface components {
         })[];
         /**
          * @description `{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional
-         *     `{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send
-         *     description), not by the schema, so a defect is answered with `intent_required` under
-         *     `require_review`.
+         *     `{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):
+         *     a given but invalid intent is `400 bad_request` naming the field (`intent`,
+         *     `intent.summary` or `intent.meta`); `intent_required` means no intent was given.
          */
         SendIntent: unknown;
         SendAttachments: {
