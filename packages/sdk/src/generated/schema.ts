@@ -914,10 +914,14 @@ export interface paths {
          *     Receive times are whole milliseconds, so a `since` copied from a message's `received_at`
          *     never returns that message again.
          *
-         *     With `extract: code` (a one-time code: 4-8 digits, or 6-8 letters and digits, near a word
-         *     such as code, verification or OTP) or `extract: link` (a verification, confirmation, magic
-         *     sign-in or reset link; unsubscribe and preference links are ignored), only a message in
-         *     which one is found counts as a match; it is returned in `code` or `link` beside the message.
+         *     With `extract: code` (a one-time code: 4-8 digits, possibly written in groups such as
+         *     `123 456` and returned without the separator, or 6-8 capital letters and digits such as
+         *     `ABC-123` or `QWERTZ`, near a word such as code, verification or OTP, or in the body of a
+         *     mail whose subject names a code; dates, times, amounts, phone, order and card numbers are
+         *     passed over) or `extract: link` (a verification, confirmation, magic sign-in, reset or
+         *     invitation link, tracking redirects included; unsubscribe and preference links are
+         *     ignored), only a message in which one is found counts as a match; it is returned in `code`
+         *     or `link` beside the message.
          *     The message is the full record with both bodies.
          */
         post: operations["waitForEmail"];
