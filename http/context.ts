@@ -31,6 +31,8 @@ export type ApiState = {
   rawBody?: Buffer;
   body: any;
   query: Record<string, any>;
+  /** The `include` paths asked for, checked against the operation's list (parents added). */
+  include: Set<string>;
   params: Record<string, string>;
 };
 

@@ -249,12 +249,18 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       }
     },
     "where": {
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "createInbox": {
@@ -308,6 +314,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "minLength": 1,
           "maxLength": 320,
           "description": "The inbox id (`inb_...`), or its address as an alias, within the key's reach."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -315,7 +326,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       ]
     },
     "where": {
-      "inbox_id": "path"
+      "inbox_id": "path",
+      "include": "query"
     }
   },
   "listMessages": {
@@ -352,6 +364,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -362,7 +379,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "inbox_id": "path",
       "folder": "query",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "getMessage": {
@@ -374,6 +392,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "minLength": 1,
           "maxLength": 128,
           "description": "`msg_...`"
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         },
         "format": {
           "type": "string",
@@ -400,6 +423,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     },
     "where": {
       "message_id": "path",
+      "include": "query",
       "format": "query",
       "variant": "query"
     }
@@ -550,6 +574,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -567,7 +596,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "before": "query",
       "has_attachment": "query",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "batchUpdateMessages": {
@@ -1646,6 +1676,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -1655,7 +1690,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     "where": {
       "inbox_id": "path",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "getThread": {
@@ -1672,6 +1708,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "minLength": 1,
           "maxLength": 64
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -1681,7 +1722,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     },
     "where": {
       "inbox_id": "path",
-      "thread_id": "path"
+      "thread_id": "path",
+      "include": "query"
     }
   },
   "listWebhooks": {

@@ -1846,6 +1846,14 @@ export interface components {
             webhook_url: string | null;
             /** Format: date-time */
             created_at: string;
+            included?: components["schemas"]["InboxIncluded"];
+        };
+        /** @description Present only when `include` asked for something; holds only what was asked. */
+        InboxIncluded: {
+            /** @description The owning agent; null when outside the key's ceiling. */
+            agent?: components["schemas"]["Agent"] | null;
+            /** @description Always null for now (custom domains are not built); the inbox's `domain` field names its domain. */
+            domain?: Record<string, never> | null;
         };
         InboxList: {
             /** @enum {string} */
@@ -1912,6 +1920,12 @@ export interface components {
             /** @description Why the MIME could not be read fully; the raw source is kept. */
             parse_error: string | null;
             attachments: components["schemas"]["Attachment"][];
+            included?: components["schemas"]["MessageIncluded"];
+        };
+        /** @description Present only when `include` asked for something; holds only what was asked. */
+        MessageIncluded: {
+            inbox?: components["schemas"]["Inbox"];
+            thread?: components["schemas"]["Thread"] | null;
         };
         MessageSummary: components["schemas"]["MessageEnvelope"] & {
             preview: string;
@@ -2150,6 +2164,10 @@ export interface components {
              * @description When its newest message was received.
              */
             updated_at: string;
+            /** @description Present only when `include` asked for something. */
+            included?: {
+                inbox?: components["schemas"]["Inbox"];
+            };
         };
         ThreadWithMessages: components["schemas"]["Thread"] & {
             messages: components["schemas"]["Message"][];
@@ -2306,6 +2324,8 @@ export interface components {
         Limit: number;
         /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
         Cursor: string;
+        /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+        Include: string;
         OrgId: string;
         ProjectId: string;
         /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
@@ -3363,6 +3383,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /**
@@ -3450,7 +3472,10 @@ export interface operations {
     };
     getInbox: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
+            };
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -3554,6 +3579,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -3582,6 +3609,8 @@ export interface operations {
     getMessage: {
         parameters: {
             query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
                 format?: "auto" | "text" | "html" | "both";
                 variant?: "source" | "extracted";
             };
@@ -3709,6 +3738,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -4413,6 +4444,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -4440,7 +4473,10 @@ export interface operations {
     };
     getThread: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
+            };
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
