@@ -6,7 +6,7 @@ import type { Config } from '../service/config.ts';
 import type { Queue } from '../service/queue.ts';
 import { Problem, badRequest, notFound, quotaExceeded, type FieldError } from '../machines/problems.ts';
 import { checkRecipients } from '../machines/policy/contacts.ts';
-import { checkIntent } from '../machines/policy/intent-gate.ts';
+import { checkIntent, invalidIntent, type IntentProblem } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
 import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
@@ -100,6 +100,9 @@ export async function prepareSend(
   const alias = resolveTextAlias(body);
   if (!alias.ok) throw conflictingAlias(alias.detail);
   const attachments = decodeAttachments(body.attachments ?? []);
+  // A defective intent is a defect of the body, answered before any recipient is looked at.
+  const invalid = invalidIntent(body.intent);
+  if (invalid) throw intentProblem(invalid);
 
   let to = body.to === undefined ? null : parseList('to', body.to);
   const cc = body.cc === undefined ? [] : parseList('cc', body.cc);
@@ -155,10 +158,10 @@ export async function prepareSend(
 
   const policy = resolveReviewPolicy({ inboxOverride: inbox.review_policy, accountDefault: inbox.default_review_policy });
   const gate = checkIntent({ policy: policy.policy, source: policy.source, intent: body.intent, category_id: body.category_id ?? null });
-  if (gate) throw new Problem(gate.code, { status: gate.status, detail: gate.detail, errors: gate.errors as FieldError[] });
+  if (gate) throw intentProblem(gate);
 
   if (body.category_id !== undefined && !(await categoryExists(s.db, { org_id: inbox.org_id, project_id: inbox.project_id }, body.category_id))) {
-    throw badRequest('category_id', `No category ${body.category_id} in this project; list them with GET /v1/categories.`, 'not_found');
+    throw badRequest('category_id', `No category ${body.category_id} in this project.`, 'not_found');
   }
 
   const limit = checkRecipientLimit({ used: data.used_24h, delta: addresses.length, limit: inbox.recipient_limit_24h });
@@ -183,6 +186,9 @@ export async function prepareSend(
     attachments,
   };
 }
+
+export const intentProblem = (p: IntentProblem): Problem =>
+  new Problem(p.code, { status: p.status, detail: p.detail, errors: p.errors as FieldError[] });
 
 function normalizeIntent(intent: ReviewIntent): ReviewIntent {
   return { summary: intent.summary.trim(), ...(intent.meta ? { meta: intent.meta } : {}) };

@@ -33,6 +33,8 @@ export type ApiState = {
   requestHash?: string;
   body: any;
   query: Record<string, any>;
+  /** The `include` paths asked for, checked against the operation's list (parents added). */
+  include: Set<string>;
   params: Record<string, string>;
   /** Set while a request holds an Idempotency-Key claim. */
   idempotency?: {

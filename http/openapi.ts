@@ -31,6 +31,8 @@ export type OperationSpec = {
   bodyRequired: boolean;
   /** Long-lived responses (SSE, long polls) that must not hold a request timeout. */
   streaming: boolean;
+  /** The `include` paths the operation expands (`x-include`); none when it lists none. */
+  includes: string[];
 };
 
 export type ApiDocument = { doc: Json; yaml: string; json: string; operations: OperationSpec[] };
@@ -105,6 +107,7 @@ export function operationsOf(doc: Json): OperationSpec[] {
         bodyPointer: media?.schema ? `#/paths/${pointerEscape(p)}/${method}/requestBody/content/application~1json/schema` : null,
         bodyRequired: op.requestBody?.required === true,
         streaming: op['x-streaming'] === true,
+        includes: op['x-include'] ?? [],
       });
     }
   }

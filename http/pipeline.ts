@@ -20,6 +20,7 @@ import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
 import { nulProblem, validationProblem, type Validators } from './validate.ts';
+import { parseInclude } from './include.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
 
 type Middleware = Koa.Middleware<ApiState>;
@@ -43,7 +44,7 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
       }
       await next();
     },
-    validate(validators),
+    validate(op, validators),
     idempotency(op, route, s),
     (ctx) => route.handler(ctx),
   ];
@@ -164,12 +165,14 @@ function readRaw(req: NodeJS.ReadableStream, limit: number, declared: number | n
 const tooLarge = (limit: number) =>
   new Problem('bad_request', { status: 413, detail: `The body is larger than ${limit} bytes.`, errors: [{ field: 'body', code: 'too_large' }] });
 
-function validate(v: Validators): Middleware {
+function validate(op: OperationSpec, v: Validators): Middleware {
   return async (ctx, next) => {
     if (v.params && !v.params(ctx.state.params)) throw validationProblem(v.params.errors ?? [], 'path');
     const query: Record<string, unknown> = { ...ctx.query };
     if (v.query && !v.query(query)) throw validationProblem(v.query.errors ?? [], 'query');
     ctx.state.query = query;
+    // Checked on every operation, so an expansion asked of one that has none is refused, not ignored.
+    ctx.state.include = parseInclude(query.include, op.includes);
     if (v.body && ctx.state.body !== undefined && !v.body(ctx.state.body)) {
       throw validationProblem(v.body.errors ?? [], 'body', v.bodyKeys);
     }

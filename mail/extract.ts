@@ -512,6 +512,8 @@ const NOT_A_CODE = [
   /\b\d{1,20}(?:[.,]\d{1,20}){0,4}\s?(?:usd|eur|gbp|jpy|cad|aud|chf|dollars?|euros?|%)/gi,
   /\d{1,20}(?:[.,]\d{1,20}){1,4}/g,
   /#\s?\d{1,20}/g,
+  // The last digits of a card or account ("card ending 4321", "ending in 0042", "**** 4321").
+  /\b(?:ending(?:\s{1,3}in)?|ends\s{1,3}in|last\s{1,3}(?:4|four)(?:\s{1,3}digits)?)\s{0,3}[:#]?\s{0,3}\d{4}\b|[x*•]{2,}\s{0,3}\d{4}\b/gi,
 ];
 
 const CODE_KEYWORD =
@@ -541,7 +543,8 @@ interface CodeCandidate {
 }
 
 function blankOut(text: string): string {
-  let result = text;
+  // Google writes its codes as "G-482917"; the code typed is the digits.
+  let result = text.replace(/\bG-(?=\d{6}\b)/g, '  ');
   for (const pattern of NOT_A_CODE) result = result.replace(pattern, (span) => ' '.repeat(span.length));
   return result;
 }
@@ -557,7 +560,7 @@ function codeKeywords(text: string): Keyword[] {
   return keywords;
 }
 
-function candidateValue(match: RegExpMatchArray): { code: string; numeric: boolean } | null {
+function candidateValue(match: RegExpMatchArray): { code: string; numeric: boolean; letters?: boolean } | null {
   const [, spaced, groupA, groupB, digits, dashed, alnum] = match;
   if (spaced) return { code: spaced.replace(/ /g, ''), numeric: true };
   if (groupA && groupB) {
@@ -566,9 +569,10 @@ function candidateValue(match: RegExpMatchArray): { code: string; numeric: boole
   }
   if (digits) return { code: digits, numeric: true };
   const token = dashed ?? alnum ?? '';
-  // An alphanumeric code mixes letters and digits; all-letter tokens are words, all-digit ones are above.
-  if (!/\d/.test(token) || !/[A-Z]/.test(token)) return null;
-  return { code: token, numeric: false };
+  // All-digit tokens are matched above. A token of capitals only may be a code ("QWERTZ") or a
+  // shouted word ("VERIFY"); codeCandidates only keeps it when it is set apart as a code is.
+  if (!/[A-Z]/.test(token)) return null;
+  return { code: token, numeric: false, letters: !/\d/.test(token) };
 }
 
 function proximityScore(keywords: Keyword[], start: number, end: number): number {
@@ -591,7 +595,16 @@ function isAloneOnLine(text: string, start: number, end: number): boolean {
   return before.trim() === '' && after.trim() === '';
 }
 
-function codeCandidates(text: string, messageHasKeyword: boolean): CodeCandidate[] {
+// "Use 771204 to sign in", "enter 4821": the sentence hands the reader a code to type.
+const ACTION_BEFORE = /\b(?:use|enter|type|input|paste)\s{1,3}(?:the\s{1,3}(?:code\s{1,3})?)?$/i;
+// "482913 is your Acme verification code", "918273 is the OTP for ...".
+const NAMED_AFTER = /^\s{0,3}is\s{1,3}(?:the|your)\b/i;
+
+/**
+ * Scored code candidates of one text. `subjectNamesCode`: the subject says this mail carries a
+ * code ("Your login code"), so a number the body hands over counts even with no keyword near it.
+ */
+function codeCandidates(text: string, messageHasKeyword: boolean, subjectNamesCode: boolean): CodeCandidate[] {
   const keywords = codeKeywords(text);
   const candidates: CodeCandidate[] = [];
   for (const match of text.matchAll(CODE_CANDIDATE)) {
@@ -600,13 +613,20 @@ function codeCandidates(text: string, messageHasKeyword: boolean): CodeCandidate
     const start = match.index;
     const end = start + match[0].length;
     const alone = isAloneOnLine(text, start, end);
+    const introduced = /(?:\bis|:)\s{0,3}$/i.test(text.slice(Math.max(0, start - 8), start));
+    // Capitals only: a code when set apart (on its own line, or after "is"/":"), never a keyword.
+    if (value.letters && (!(alone || introduced) || codeKeywords(value.code).length > 0)) continue;
     let score = proximityScore(keywords, start, end);
     // A code on a line of its own in a mail that talks about codes (a styled box in html).
     if (score === 0 && alone && messageHasKeyword) score = 10;
+    if (score === 0 && subjectNamesCode) score = 10;
     if (score === 0) continue;
-    if (/(?:\bis|:)\s{0,3}$/i.test(text.slice(Math.max(0, start - 8), start))) score += 25;
+    if (introduced) score += 25;
+    if (ACTION_BEFORE.test(text.slice(Math.max(0, start - 24), start))) score += 20;
+    if (NAMED_AFTER.test(text.slice(end, end + 16))) score += 40;
     if (alone) score += 15;
     if (value.numeric) score += 5;
+    if (value.letters) score -= 20;
     if (/^(?:19|20)\d\d$/.test(value.code)) score -= 60;
     if (score > 0) candidates.push({ code: value.code, score });
   }
@@ -622,16 +642,19 @@ function textSources(message: MessageContent): string[] {
 
 /**
  * A one-time code: 4-8 digits (also written "123 456" or "123-456", returned without the
- * separator) or 6-8 upper-case letters and digits with at least one digit (optionally one
- * hyphen, kept: "XKT-4M9"), close to a word such as code, verification, OTP, passcode or PIN.
- * Dates, times, phone numbers, amounts, addresses in URLs and e-mail addresses are ignored.
+ * separator; Google's "G-482917" as its digits) or 6-8 capital letters and digits (optionally
+ * one hyphen, kept: "XKT-4M9"; capitals only when set apart, as in "Your code: QWERTZ"), close
+ * to a word such as code, verification, OTP, passcode or PIN, or anywhere in the body of a mail
+ * whose subject names a code ("Your login code" / "Use 771204 to sign in"). Dates, times, phone
+ * numbers, amounts, card endings, addresses in URLs and e-mail addresses are ignored.
  */
 export function extractCode(message: MessageContent): string | null {
   const sources = textSources(message).map((source) => blankOut(source.slice(0, MAX_CODE_SOURCE)));
   const messageHasKeyword = sources.some((source) => codeKeywords(source).length > 0);
+  const subjectNamesCode = codeKeywords(sources[0]!).length > 0;
   let best: CodeCandidate | null = null;
   for (const source of sources) {
-    for (const candidate of codeCandidates(source, messageHasKeyword)) {
+    for (const candidate of codeCandidates(source, messageHasKeyword, subjectNamesCode)) {
       if (!best || candidate.score > best.score) best = candidate;
     }
   }

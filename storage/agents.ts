@@ -48,3 +48,21 @@ export async function findAgentInOrg(db: Executor, orgId: string, id: string): P
   const { rows } = await db.query<Agent>('SELECT * FROM agents WHERE org_id = $1 AND id = $2', [orgId, id]);
   return rows[0] ?? null;
 }
+
+/**
+ * Agents by id, as far as a caller's scope reaches: its org, and its project and agent when the
+ * scope narrows to them. An id outside the scope is simply not returned.
+ */
+export async function findAgentsInScope(
+  db: Executor,
+  scope: { org_id: string; project_id: string | null; agent_id: string | null },
+  ids: string[],
+): Promise<Agent[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<Agent>(
+    `SELECT * FROM agents
+      WHERE org_id = $1 AND ($2::text IS NULL OR project_id = $2) AND ($3::text IS NULL OR id = $3) AND id = ANY($4::text[])`,
+    [scope.org_id, scope.project_id, scope.agent_id, ids],
+  );
+  return rows;
+}

@@ -47,6 +47,17 @@ export async function findThread(db: Executor, at: InboxKey, id: string): Promis
   return rows[0] ?? null;
 }
 
+/** Threads of the inbox by id; ids of other inboxes are not returned. */
+export async function findThreads(db: Executor, at: InboxKey, ids: string[]): Promise<ThreadRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<ThreadRow>('SELECT * FROM threads WHERE org_id = $1 AND inbox_id = $2 AND id = ANY($3::text[])', [
+    at.org_id,
+    at.inbox_id,
+    ids,
+  ]);
+  return rows;
+}
+
 /** The thread with its messages oldest first, each with its attachments. */
 export async function findThreadWithMessages(
   db: Executor,

@@ -48,9 +48,12 @@ export const presentMessageSummary = (inboxAddress: string, m: MessageSummaryRow
 });
 
 /**
- * The full message. `format` picks the bodies (`text`: the text ones, `html`: the html ones,
- * `both`, or `auto`: text when the MIME has a text part, else html); the bodies left out are
- * absent. `variant: extracted` puts the extracted views in `text` and `html`.
+ * The full message. With no `format` every body key is there: the MIME's own `text` and `html`
+ * (null when the message has no such part; nothing is synthesized) and the derived
+ * `extracted_text` and `extracted_html` (null when there is nothing to derive). `format` narrows:
+ * `text` keeps the text keys, `html` the html ones, `auto` the text keys when the MIME has a text
+ * part, else the html ones; `both` is the default. `variant: extracted` puts the extracted views
+ * in `text` and `html`.
  */
 export function presentMessage(
   inboxAddress: string,
@@ -65,8 +68,8 @@ export function presentMessage(
   const html = variant === 'extracted' ? m.extracted_html : m.html;
   return {
     ...envelopeFields(inboxAddress, m),
-    ...(format === 'html' ? {} : { text, extracted_text: m.extracted_text }),
-    ...(format === 'text' ? {} : { html, extracted_html: m.extracted_html }),
+    ...(format === 'html' ? {} : { text: text ?? null, extracted_text: m.extracted_text ?? null }),
+    ...(format === 'text' ? {} : { html: html ?? null, extracted_html: m.extracted_html ?? null }),
     attachments: attachments.map(presentAttachment),
   };
 }

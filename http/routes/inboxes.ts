@@ -2,7 +2,8 @@
 import { createInbox } from '../../actors/inboxes.ts';
 import { listInboxes, type InboxCursor } from '../../storage/inboxes.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { callerInbox, listScope } from '../inbox-access.ts';
+import { callerInbox, callerScope, listScope } from '../inbox-access.ts';
+import { inboxIncludes, withIncluded } from '../include.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentInbox } from '../present/inboxes.ts';
 
@@ -38,11 +39,15 @@ export function inboxRoutes(s: Services): RouteTable {
       ctx.body = presentInbox(inbox);
     },
     listInboxes: async (ctx) => {
-      const { data, has_more, next_cursor } = await inboxPage(s, ctx, await listScope(s, ctx));
-      ctx.body = { object: 'list', data: data.map(presentInbox), has_more, next_cursor };
+      const scope = await listScope(s, ctx);
+      const { data, has_more, next_cursor } = await inboxPage(s, ctx, scope);
+      const included = await inboxIncludes(s, scope, data, ctx.state.include);
+      ctx.body = { object: 'list', data: data.map((i) => withIncluded(presentInbox(i), included.get(i.id))), has_more, next_cursor };
     },
     getInbox: async (ctx) => {
-      ctx.body = presentInbox(await callerInbox(s, ctx));
+      const inbox = await callerInbox(s, ctx);
+      const included = await inboxIncludes(s, callerScope(ctx), [inbox], ctx.state.include);
+      ctx.body = withIncluded(presentInbox(inbox), included.get(inbox.id));
     },
     adminCreateInbox: async (ctx) => {
       const b = ctx.state.body;

@@ -14,7 +14,8 @@ import {
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { asciiFallback, safeFilename, servedContentType } from '../../machines/policy/attachment-serving.ts';
-import { callerInbox } from '../inbox-access.ts';
+import { callerInbox, callerScope } from '../inbox-access.ts';
+import { messageIncludes, withIncluded } from '../include.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentAttachment, presentMessage, presentMessageSummary } from '../present/messages.ts';
 
@@ -38,7 +39,8 @@ export function messageRoutes(s: Services): RouteTable {
       const before = decodeCursor(ctx.state.query.cursor, isSeqCursor);
       const rows = await listMessages(s.db, keyOf(inbox), { folder: ctx.state.query.folder ?? 'INBOX', limit: limit + 1, before: before?.seq ?? null });
       const { data, has_more, next_cursor } = page(rows, limit, (last) => ({ seq: last.seq }));
-      ctx.body = { object: 'list', data: data.map((m) => presentMessageSummary(inbox.address, m)), has_more, next_cursor };
+      const included = await messageIncludes(s, callerScope(ctx), inbox, data, ctx.state.include);
+      ctx.body = { object: 'list', data: data.map((m) => withIncluded(presentMessageSummary(inbox.address, m), included.get(m.id))), has_more, next_cursor };
     },
 
     getMessage: async (ctx) => {
@@ -48,10 +50,12 @@ export function messageRoutes(s: Services): RouteTable {
       const inbox = await callerInbox(s, ctx, inboxId, 'message');
       const found = await findMessageWithAttachments(s.db, keyOf(inbox), id);
       if (!found) throw notFound('message');
-      ctx.body = presentMessage(inbox.address, found.message, found.attachments, {
+      const included = await messageIncludes(s, callerScope(ctx), inbox, [found.message], ctx.state.include);
+      const message = presentMessage(inbox.address, found.message, found.attachments, {
         format: ctx.state.query.format,
         variant: ctx.state.query.variant,
       });
+      ctx.body = withIncluded(message, included.get(found.message.id));
     },
 
     getMessageRaw: async (ctx) => {
@@ -95,9 +99,10 @@ export function messageRoutes(s: Services): RouteTable {
         offset,
       });
       const { data, has_more, next_cursor } = page(rows, limit, () => ({ offset: offset + limit }));
+      const included = await messageIncludes(s, callerScope(ctx), inbox, data, ctx.state.include);
       ctx.body = {
         object: 'list',
-        data: data.map((m) => ({ ...presentMessageSummary(inbox.address, m), rank: m.rank })),
+        data: data.map((m) => withIncluded({ ...presentMessageSummary(inbox.address, m), rank: m.rank }, included.get(m.id))),
         has_more,
         next_cursor,
       };

@@ -2,7 +2,8 @@
 import { findThreadWithMessages, listThreads, type ThreadCursor } from '../../storage/threads.ts';
 import type { RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
-import { callerInbox } from '../inbox-access.ts';
+import { callerInbox, callerScope } from '../inbox-access.ts';
+import { includedInbox, withIncluded } from '../include.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentMessage, presentThread } from '../present/messages.ts';
 
@@ -16,16 +17,21 @@ export function threadRoutes(s: Services): RouteTable {
       const before = decodeCursor(ctx.state.query.cursor, isThreadCursor);
       const rows = await listThreads(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, { limit: limit + 1, before });
       const { data, has_more, next_cursor } = page(rows, limit, (last) => ({ last_seq: last.last_seq, id: last.id }));
-      ctx.body = { object: 'list', data: data.map(presentThread), has_more, next_cursor };
+      const included = ctx.state.include.has('inbox') ? { inbox: await includedInbox(s, callerScope(ctx), inbox, ctx.state.include) } : undefined;
+      ctx.body = { object: 'list', data: data.map((t) => withIncluded(presentThread(t), included)), has_more, next_cursor };
     },
     getThread: async (ctx) => {
       const inbox = await callerInbox(s, ctx);
       const found = await findThreadWithMessages(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, ctx.state.params.thread_id!);
       if (!found) throw notFound('thread');
-      ctx.body = {
-        ...presentThread(found.thread),
-        messages: found.messages.map(({ message, attachments }) => presentMessage(inbox.address, message, attachments)),
-      };
+      const included = ctx.state.include.has('inbox') ? { inbox: await includedInbox(s, callerScope(ctx), inbox, ctx.state.include) } : undefined;
+      ctx.body = withIncluded(
+        {
+          ...presentThread(found.thread),
+          messages: found.messages.map(({ message, attachments }) => presentMessage(inbox.address, message, attachments)),
+        },
+        included,
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 // The intent gate: under require_review a send must say who it is for, what it asks and why
 // (`intent.summary`, 8-200 characters) before any row is written, so a refused request can be
-// retried unchanged plus the intent. An intent that is present is checked under any policy.
+// retried unchanged plus the intent. An intent that is present is checked under any policy, and
+// a defective one is a plain 400 naming the field.
 import type { ReviewPolicy, ReviewPolicySource } from './review-policy.ts';
 
 export const INTENT_SUMMARY_MIN = 8;
@@ -73,36 +74,40 @@ export function intentErrors(intent: unknown): IntentFieldError[] {
   return errors;
 }
 
+/**
+ * An intent that was given but is not valid: `400 bad_request` naming each defective field,
+ * under any policy. `intent_required` is kept for an intent that was not given at all, so a
+ * client can tell "add an intent" from "fix the one you sent".
+ */
+export function invalidIntent(intent: unknown): IntentProblem | null {
+  if (intent === undefined || intent === null) return null;
+  const defects = intentErrors(intent);
+  if (defects.length === 0) return null;
+  return {
+    code: 'bad_request',
+    status: 400,
+    title: 'Invalid intent',
+    detail: `The intent is invalid: ${defects.map((e) => e.detail).join('; ')}. Nothing was sent or queued.`,
+    errors: defects,
+  };
+}
+
 export function checkIntent(input: {
   policy: ReviewPolicy;
   source: ReviewPolicySource;
   intent: unknown;
   category_id?: string | null;
 }): IntentProblem | null {
+  const invalid = invalidIntent(input.intent);
+  if (invalid) return invalid;
   const supplied = input.intent !== undefined && input.intent !== null;
-  const defects = supplied ? intentErrors(input.intent) : [];
-  if (supplied && defects.length === 0) return null;
+  if (supplied || input.policy === 'allow_direct') return null;
 
-  if (input.policy === 'allow_direct') {
-    if (!supplied) return null;
-    return {
-      code: 'bad_request',
-      status: 400,
-      title: 'Invalid intent',
-      detail: `The intent is optional under allow_direct, but when given it must be valid: ${defects
-        .map((e) => e.detail)
-        .join('; ')}. Nothing was sent or queued.`,
-      errors: defects,
-    };
-  }
-
-  const summaryError =
-    defects.find((e) => e.field === 'intent.summary' || e.field === 'intent') ??
-    ({
-      field: 'intent.summary',
-      code: 'required',
-      detail: `required: ${INTENT_SUMMARY_MIN}-${INTENT_SUMMARY_MAX} characters saying who you are writing to, what you ask and why`,
-    } satisfies IntentFieldError);
+  const summaryError: IntentFieldError = {
+    field: 'intent.summary',
+    code: 'required',
+    detail: `required: ${INTENT_SUMMARY_MIN}-${INTENT_SUMMARY_MAX} characters saying who you are writing to, what you ask and why`,
+  };
   const example = JSON.stringify({ intent: retryWithExample() });
 
   return {
@@ -117,23 +122,14 @@ export function checkIntent(input: {
       `for example with ${example}.`,
     errors: [
       summaryError,
-      ...defects.filter((e) => e !== summaryError),
-      ...(defects.some((e) => e.field === 'intent.meta')
-        ? []
-        : [
-            {
-              field: 'intent.meta',
-              code: 'optional',
-              detail: 'optional object: goal, recipient, prior_touches, urgency',
-            },
-          ]),
+      { field: 'intent.meta', code: 'optional', detail: 'optional object: goal, recipient, prior_touches, urgency' },
       {
         field: 'category_id',
         code: 'optional',
         detail:
           input.category_id != null
             ? `given: ${input.category_id}`
-            : 'optional cat_... from list_categories; a graduated category can auto-send',
+            : 'optional cat_... naming a category of the project; a graduated category can auto-send',
       },
       {
         field: 'policy',

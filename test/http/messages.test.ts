@@ -112,11 +112,35 @@ test('extracted views drop quoted history and signatures; variant=extracted serv
   assert.deepEqual(extracted.body.references, ['<rr_9f2k.1741517000@agents.example.com>', '<CAH1x=9Q+7uKkE_8nN@mail.gmail.com>']);
 });
 
+test('without format a message has text, html, extracted_text and extracted_html; format narrows them', async () => {
+  const inbox = await newInbox();
+  await sendRaw(svc, fs.readFileSync(path.join(FIXTURES, 'multipart-alternative.eml')), { from: 'a@example.org', to: [inbox.address] });
+  await sendMail(svc, { from: 'b@example.org', to: inbox.address, subject: 'plain only', text: 'Just text here.' });
+  const [plain, alternative] = (await listAll(inbox.id)).data;
+  const full = await svc.api.get(`/v1/messages/${alternative.id}`, agentKey);
+  assert.equal(full.status, 200, full.text);
+  assert.equal(typeof full.body.text, 'string');
+  assert.equal(typeof full.body.html, 'string');
+  assert.equal(typeof full.body.extracted_text, 'string');
+  assert.equal(typeof full.body.extracted_html, 'string');
+  const textOnly = await svc.api.get(`/v1/messages/${plain.id}`, agentKey);
+  assert.equal(textOnly.body.text.trim(), 'Just text here.');
+  assert.ok('html' in textOnly.body && 'extracted_html' in textOnly.body, 'absent bodies are keys with null');
+  assert.equal(textOnly.body.html, null, 'no html synthesized from text');
+  assert.equal(textOnly.body.extracted_html, null);
+  const narrowed = await svc.api.get(`/v1/messages/${alternative.id}?format=text`, agentKey);
+  assert.deepEqual([narrowed.body.text, narrowed.body.extracted_text], [full.body.text, full.body.extracted_text]);
+  assert.ok(!('html' in narrowed.body) && !('extracted_html' in narrowed.body), 'format=text leaves the html keys out');
+  const htmlOnly = await svc.api.get(`/v1/messages/${alternative.id}?format=html`, agentKey);
+  assert.equal(htmlOnly.body.html, full.body.html);
+  assert.ok(!('text' in htmlOnly.body) && !('extracted_text' in htmlOnly.body));
+});
+
 test('an html-only message has text null, html as sent, and an extracted text view', async () => {
   const inbox = await newInbox();
   await sendRaw(svc, fs.readFileSync(path.join(FIXTURES, 'html-only.eml')), { from: 'no-reply@shop.example', to: [inbox.address] });
   const [summary] = (await listAll(inbox.id)).data;
-  const auto = await svc.api.get(`/v1/messages/${summary.id}`, agentKey);
+  const auto = await svc.api.get(`/v1/messages/${summary.id}?format=auto`, agentKey);
   assert.ok(!('text' in auto.body), 'auto picks html when there is no text part');
   assert.match(auto.body.html, /<h1>Good news!<\/h1>/);
   const both = await svc.api.get(`/v1/messages/${summary.id}?format=both`, agentKey);

@@ -155,6 +155,17 @@ test('with extract, a message without a code is passed over for the next one tha
   assert.equal(plain.body.message.subject, 'Welcome!', 'without extract the first match is returned');
 });
 
+test('a code whose only keyword is in the subject comes back from a wait over real SMTP', async () => {
+  const inbox = await newInbox();
+  const pending = wait(inbox.id, { from: 'acme.example', extract: 'code', timeout_seconds: 20 });
+  await delay(200);
+  await sendMail(svc, { from: 'Acme <no-reply@acme.example>', to: inbox.address, subject: 'Your login code', text: 'Hi there,\n\nUse 771204 to sign in.\n\nIt expires in 10 minutes.' });
+  const r = await pending;
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.code, '771204');
+  assert.equal(r.body.message.subject, 'Your login code');
+});
+
 test('invalid wait requests are refused', async () => {
   const inbox = await newInbox();
   for (const body of [{ timeout_seconds: 121 }, { timeout_seconds: 0 }, { extract: 'pin' }, { since: 'yesterday' }, { unknown: true }]) {

@@ -40,9 +40,17 @@ describe('checkIntent under require_review', () => {
     assert.match(problem?.errors.find((e) => e.field === 'category_id')?.detail ?? '', /cat_1/);
   });
 
+  it('answers a given but invalid intent with 400 bad_request naming the field, not intent_required', () => {
+    const short = checkIntent({ policy: 'require_review', source: 'account_default', intent: { summary: 'hello' } });
+    assert.equal(short?.code, 'bad_request');
+    assert.equal(short?.status, 400);
+    assert.deepEqual(short?.errors.map((e) => [e.field, e.code]), [['intent.summary', 'too_short']]);
+    assert.match(short?.detail ?? '', /Nothing was sent or queued/);
+  });
+
   it('says too_short and too_long for summaries outside 8-200 characters', () => {
     const short = checkIntent({ policy: 'require_review', source: 'account_default', intent: { summary: 'x'.repeat(INTENT_SUMMARY_MIN - 1) } });
-    assert.equal(short?.code, 'intent_required');
+    assert.equal(short?.code, 'bad_request');
     assert.deepEqual([short?.errors[0]?.field, short?.errors[0]?.code], ['intent.summary', 'too_short']);
     const long = checkIntent({ policy: 'require_review', source: 'account_default', intent: { summary: 'x'.repeat(INTENT_SUMMARY_MAX + 1) } });
     assert.deepEqual([long?.errors[0]?.field, long?.errors[0]?.code], ['intent.summary', 'too_long']);
@@ -65,7 +73,7 @@ describe('checkIntent under require_review', () => {
     const notObject = checkIntent({ policy: 'require_review', source: 'account_default', intent: 'please' });
     assert.deepEqual([notObject?.errors[0]?.field, notObject?.errors[0]?.code], ['intent', 'invalid_type']);
     const badMeta = checkIntent({ policy: 'require_review', source: 'account_default', intent: { summary: valid.summary, meta: 3 } });
-    assert.equal(badMeta?.code, 'intent_required');
+    assert.equal(badMeta?.code, 'bad_request');
     assert.deepEqual(badMeta?.errors.find((e) => e.field === 'intent.meta')?.code, 'invalid_type');
   });
 });

@@ -101,7 +101,7 @@ test('a multipart/alternative message keeps both parts, and format picks the bod
   const asHtml = await svc.api.get(`/v1/messages/${message.id}?format=html`, agentKey);
   assert.equal(asHtml.body.html, '<p>The <b>html</b> version.</p>');
   assert.ok(!('text' in asHtml.body));
-  const auto = await svc.api.get(`/v1/messages/${message.id}`, agentKey);
+  const auto = await svc.api.get(`/v1/messages/${message.id}?format=auto`, agentKey);
   assert.equal(auto.body.text, 'The text version.', 'auto prefers the text part');
   assert.ok(!('html' in auto.body));
   const bad = await svc.api.get(`/v1/messages/${message.id}?format=pdf`, agentKey);

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTenant, startTestService } from '../helpers/service.ts';
-import { INTENT, agentWithInbox, type Agent } from './setup.ts';
+import { INTENT, agentWithInbox, deliverInbound, type Agent } from './setup.ts';
 
-const svc = await startTestService({ roles: ['api'] });
+const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });
 const db = svc.services.db;
 
@@ -156,10 +156,6 @@ test('intent_required: 422 with the policy, its source, the field to add and an 
   assert.ok(example.summary.length >= 8 && example.summary.length <= 200);
   assert.deepEqual(await storedFor(agent), nothing);
 
-  const short = await agent.send({ to: 'dana@acme.example', text: 'Hi', intent: { summary: 'hi dana' } });
-  assert.equal(short.status, 422);
-  assert.equal(short.body.code, 'intent_required');
-  assert.equal(short.body.errors[0].code, 'too_short');
 
   // The per-inbox override names its source.
   const patched = await svc.api.patch(`${agent.A}/inboxes/${agent.inboxId}`, { review_policy: 'require_review' }, tenant.consoleToken);
@@ -171,6 +167,58 @@ test('intent_required: 422 with the policy, its source, the field to add and an 
   const ok = await agent.send({ to: 'dana@acme.example', text: 'Hi', intent: INTENT }, { 'Idempotency-Key': 'intent-1' });
   assert.equal(ok.status, 202);
   assert.equal(ok.body.outcome, 'queued_for_review');
+});
+
+test('an intent that is given but invalid is 400 bad_request naming the field on send, reply, forward and revise; nothing written', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  await deliverInbound(svc, agent.address, { from: 'dana@acme.example', subject: 'Demo?', text: 'Can we meet?' });
+  const messages = await svc.api.get(`/v1/inboxes/${agent.inboxId}/messages`, agent.key);
+  const inbound = messages.body.data[0];
+  assert.ok(inbound, 'the inbound message is stored');
+  const calls: Array<[string, string, Record<string, unknown>]> = [
+    ['send', `/v1/inboxes/${agent.inboxId}/send`, { to: 'dana@acme.example', text: 'Hi' }],
+    ['reply', `/v1/inboxes/${agent.inboxId}/reply`, { thread_id: inbound.thread_id, text: 'Yes' }],
+    ['forward', `/v1/inboxes/${agent.inboxId}/messages/${inbound.id}/forward`, { to: 'ops@acme.example' }],
+  ];
+  const defects: Array<[unknown, string, string]> = [
+    [{ summary: 'hi da' }, 'intent.summary', 'too_short'],
+    [{ summary: 'x'.repeat(201) }, 'intent.summary', 'too_long'],
+    [{ meta: { goal: 'demo' } }, 'intent.summary', 'required'],
+    [{ summary: 42 }, 'intent.summary', 'invalid_type'],
+    [{ summary: INTENT.summary, meta: 'soon' }, 'intent.meta', 'invalid_type'],
+    ['please', 'intent', 'invalid_type'],
+  ];
+  for (const [kind, url, body] of calls) {
+    for (const [intent, field, code] of defects) {
+      const r = await svc.api.post(url, { ...body, intent }, agent.key, { 'Idempotency-Key': `bad-intent-${kind}` });
+      assert.equal(r.status, 400, `${kind} ${JSON.stringify(intent)}: ${r.text}`);
+      assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assert.equal(r.body.code, 'bad_request');
+      assert.deepEqual(r.body.errors.map((e: any) => [e.field, e.code]), [[field, code]], `${kind} ${JSON.stringify(intent)}`);
+    }
+    // The same request without an intent at all is the one that asks for it.
+    const missing = await svc.api.post(url, body, agent.key);
+    assert.equal(missing.status, 422, `${kind}: ${missing.text}`);
+    assert.equal(missing.body.code, 'intent_required');
+  }
+  assert.deepEqual(await storedFor(agent), nothing);
+
+  // Under allow_direct an invalid intent is the same 400.
+  const patched = await svc.api.patch(`${agent.A}/inboxes/${agent.inboxId}`, { review_policy: 'allow_direct' }, tenant.consoleToken);
+  assert.equal(patched.status, 200);
+  const direct = await agent.send({ to: 'dana@acme.example', text: 'Hi', intent: { summary: 'hi' } });
+  assert.equal(direct.status, 400);
+  assert.deepEqual(direct.body.errors.map((e: any) => e.field), ['intent.summary']);
+  assert.deepEqual(await storedFor(agent), nothing);
+
+  // A revision's intent is checked the same way.
+  await svc.api.patch(`${agent.A}/inboxes/${agent.inboxId}`, { review_policy: null }, tenant.consoleToken);
+  const queued = await agent.send({ to: 'dana@acme.example', text: 'Hi', intent: INTENT });
+  assert.equal(queued.status, 202, queued.text);
+  const revise = await svc.api.post(`/v1/reviews/${queued.body.review_id}/revisions`, { parent_revision: queued.body.revision, intent: { summary: 'short' } }, agent.key);
+  assert.equal(revise.status, 400, revise.text);
+  assert.equal(revise.body.code, 'bad_request');
+  assert.deepEqual(revise.body.errors.map((e: any) => [e.field, e.code]), [['intent.summary', 'too_short']]);
 });
 
 test('category_id must be a cat_ id of an existing category of the project', async () => {

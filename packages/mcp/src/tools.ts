@@ -13,7 +13,7 @@ export const TOOLS: ToolSpec[] = [
   { name: 'reply_email', operationId: 'replyEmail', description: 'Reply within a thread (thread_id); the newest message of the thread is answered. Same review rules as send_email. expected_last_message_id guards against replying to a thread that moved on (409).' },
   { name: 'forward_email', operationId: 'forwardEmail', description: 'Forward a received message (with its attachments) to new recipients. Same review rules as send_email.' },
   { name: 'read_messages', operationId: 'listMessages', description: 'List messages in an inbox folder (default INBOX), newest first, with cursor paging.' },
-  { name: 'get_message', operationId: 'getMessage', description: 'Get one message. format: auto|text|html|both picks the body parts; variant: source (as sent) or extracted (quoted history and signatures removed).' },
+  { name: 'get_message', operationId: 'getMessage', description: 'Get one message with text, html, extracted_text and extracted_html (null when absent). format: text|html|auto narrows the bodies (default both); variant: source (as sent) or extracted (quoted history and signatures removed).' },
   { name: 'get_message_raw', operationId: 'getMessageRaw', description: 'Download a message\'s raw MIME source (message/rfc822), base64-encoded.' },
   { name: 'search', operationId: 'searchMessages', description: 'Full-text search an inbox (q in web-search syntax) with filters from, to, subject, folder, after, before, has_attachment; ranked, paged.' },
   { name: 'batch_update_messages', operationId: 'batchUpdateMessages', description: 'Mark up to 100 messages seen/unseen or move them between folders in one call.' },

@@ -249,12 +249,18 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       }
     },
     "where": {
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "createInbox": {
@@ -308,6 +314,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "minLength": 1,
           "maxLength": 320,
           "description": "The inbox id (`inb_...`), or its address as an alias, within the key's reach."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -315,7 +326,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       ]
     },
     "where": {
-      "inbox_id": "path"
+      "inbox_id": "path",
+      "include": "query"
     }
   },
   "listMessages": {
@@ -352,6 +364,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -362,7 +379,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "inbox_id": "path",
       "folder": "query",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "getMessage": {
@@ -375,6 +393,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "maxLength": 128,
           "description": "`msg_...`"
         },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+        },
         "format": {
           "type": "string",
           "enum": [
@@ -383,7 +406,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "html",
             "both"
           ],
-          "default": "auto"
+          "default": "both"
         },
         "variant": {
           "type": "string",
@@ -400,6 +423,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     },
     "where": {
       "message_id": "path",
+      "include": "query",
       "format": "query",
       "variant": "query"
     }
@@ -550,6 +574,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -567,7 +596,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "before": "query",
       "has_attachment": "query",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "batchUpdateMessages": {
@@ -1021,7 +1051,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "deprecated": true
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "client_id": {
           "type": "string",
@@ -1189,7 +1219,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",
@@ -1375,7 +1405,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",
@@ -1557,7 +1587,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "description": "Deprecated alias of `text`."
         },
         "intent": {
-          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+          "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
         },
         "category_id": {
           "type": "string",
@@ -1646,6 +1676,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "maxLength": 2048,
           "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -1655,7 +1690,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     "where": {
       "inbox_id": "path",
       "limit": "query",
-      "cursor": "query"
+      "cursor": "query",
+      "include": "query"
     }
   },
   "getThread": {
@@ -1672,6 +1708,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "string",
           "minLength": 1,
           "maxLength": 64
+        },
+        "include": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
         }
       },
       "required": [
@@ -1681,7 +1722,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     },
     "where": {
       "inbox_id": "path",
-      "thread_id": "path"
+      "thread_id": "path",
+      "include": "query"
     }
   },
   "listWebhooks": {

@@ -8,7 +8,7 @@ export const REVIEW_LOOP_MANIFEST = {
   "contract_version": "0.1.0-pre.6",
   "shapes": {
     "SendIntent": {
-      "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send\ndescription), not by the schema, so a defect is answered with `intent_required` under\n`require_review`.\n"
+      "description": "`{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional\n`{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):\na given but invalid intent is `400 bad_request` naming the field (`intent`,\n`intent.summary` or `intent.meta`); `intent_required` means no intent was given.\n"
     },
     "SendAccepted": {
       "type": "object",

@@ -73,8 +73,8 @@ export abstract class GeneratedMethods {
   }
 
   /** One inbox, with its effective review policy. (GET /v1/inboxes/{inbox_id}) */
-  getInbox(inbox_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getInbox'>> {
-    return this.call('getInbox', { inbox_id }, undefined, undefined, 'json', options);
+  getInbox(inbox_id: string, query?: T.QueryOf<'getInbox'>, options?: T.CallOptions): Promise<T.ResponseOf<'getInbox'>> {
+    return this.call('getInbox', { inbox_id }, undefined, query, 'json', options);
   }
 
   /** Messages of one folder, newest first. (GET /v1/inboxes/{inbox_id}/messages) */
@@ -188,8 +188,8 @@ export abstract class GeneratedMethods {
   }
 
   /** A thread with every message, oldest first, each with both bodies. (GET /v1/inboxes/{inbox_id}/threads/{thread_id}) */
-  getThread(inbox_id: string, thread_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getThread'>> {
-    return this.call('getThread', { inbox_id, thread_id }, undefined, undefined, 'json', options);
+  getThread(inbox_id: string, thread_id: string, query?: T.QueryOf<'getThread'>, options?: T.CallOptions): Promise<T.ResponseOf<'getThread'>> {
+    return this.call('getThread', { inbox_id, thread_id }, undefined, query, 'json', options);
   }
 
   /** The webhooks within the key's reach, oldest first; secrets redacted. (GET /v1/webhooks) */

@@ -750,10 +750,11 @@ export interface paths {
          *     and signatures where they can be found; for a message with html only, `extracted_text` is
          *     the extracted html rendered as text.
          *
-         *     `format` picks the bodies returned: `text` (`text`, `extracted_text`), `html` (`html`,
-         *     `extracted_html`), `both`, or `auto` (default: as `text` when the MIME has a text part, else
-         *     as `html`); bodies left out are absent from the response. `variant: extracted` puts the
-         *     extracted views in `text` and `html` (default `source`: the MIME's own).
+         *     Without `format` all four keys are present (each null when there is no such body).
+         *     `format` narrows them: `text` (`text`, `extracted_text`), `html` (`html`,
+         *     `extracted_html`), `both` (the default: all four), or `auto` (as `text` when the MIME has a
+         *     text part, else as `html`); keys left out are absent from the response. `variant:
+         *     extracted` puts the extracted views in `text` and `html` (default `source`: the MIME's own).
          */
         get: operations["getMessage"];
         put?: never;
@@ -936,10 +937,14 @@ export interface paths {
          *     Receive times are whole milliseconds, so a `since` copied from a message's `received_at`
          *     never returns that message again.
          *
-         *     With `extract: code` (a one-time code: 4-8 digits, or 6-8 letters and digits, near a word
-         *     such as code, verification or OTP) or `extract: link` (a verification, confirmation, magic
-         *     sign-in or reset link; unsubscribe and preference links are ignored), only a message in
-         *     which one is found counts as a match; it is returned in `code` or `link` beside the message.
+         *     With `extract: code` (a one-time code: 4-8 digits, possibly written in groups such as
+         *     `123 456` and returned without the separator, or 6-8 capital letters and digits such as
+         *     `ABC-123` or `QWERTZ`, near a word such as code, verification or OTP, or in the body of a
+         *     mail whose subject names a code; dates, times, amounts, phone, order and card numbers are
+         *     passed over) or `extract: link` (a verification, confirmation, magic sign-in, reset or
+         *     invitation link, tracking redirects included; unsubscribe and preference links are
+         *     ignored), only a message in which one is found counts as a match; it is returned in `code`
+         *     or `link` beside the message.
          *     The message is the full record with both bodies.
          */
         post: operations["waitForEmail"];
@@ -1339,16 +1344,18 @@ export interface paths {
          *     1. the body: unknown keys are `400` listing the accepted keys; `body` is the deprecated alias of
          *        `text`, and both with different content is `400 bad_request` with an `errors[]` entry of code
          *        `conflicting_alias`; invalid addresses, more than 50 recipients (to plus cc), more than 10
-         *        attachments or more than 25 MiB of text and attachments are `400` naming the field;
+         *        attachments or more than 25 MiB of text and attachments are `400` naming the field; so is
+         *        an `intent` that is given but invalid (`intent.summary` missing or outside 8-200
+         *        characters, `intent` or `intent.meta` not an object), under any policy;
          *     2. the inbox's contact list: a recipient matching a block entry, or (when any allow entry
          *        exists, allowlist mode) matching no allow entry, is `403 recipient_blocked`, each such address
          *        an `errors[]` entry;
          *     3. the project's suppression list: `422 recipient_suppressed`, `errors[]` naming only the
          *        suppressed addresses;
-         *     4. the intent gate: under `require_review` a missing or invalid `intent` is `422
+         *     4. the intent gate: under `require_review` a send with no `intent` (absent or null) is `422
          *        intent_required` (entries `intent.summary`, `intent.meta`, `category_id`, `policy` with
          *        `policy` and `source`, and `retry_with` with an `example` intent); under `allow_direct` an
-         *        intent is optional, but one that is given and invalid is `400`;
+         *        intent is optional;
          *     5. `category_id` must name a category of the project, else `400` naming `category_id` (code
          *        `not_found`): a reference in the body, not the resource of the path;
          *     6. the inbox's rolling 24-hour recipient limit (`recipient_limit_24h`, default 500): the
@@ -1991,6 +1998,14 @@ export interface components {
             webhook_url: string | null;
             /** Format: date-time */
             created_at: string;
+            included?: components["schemas"]["InboxIncluded"];
+        };
+        /** @description Present only when `include` asked for something; holds only what was asked. */
+        InboxIncluded: {
+            /** @description The owning agent; null when outside the key's ceiling. */
+            agent?: components["schemas"]["Agent"] | null;
+            /** @description Always null for now (custom domains are not built); the inbox's `domain` field names its domain. */
+            domain?: Record<string, never> | null;
         };
         InboxList: {
             /** @enum {string} */
@@ -2057,6 +2072,12 @@ export interface components {
             /** @description Why the MIME could not be read fully; the raw source is kept. */
             parse_error: string | null;
             attachments: components["schemas"]["Attachment"][];
+            included?: components["schemas"]["MessageIncluded"];
+        };
+        /** @description Present only when `include` asked for something; holds only what was asked. */
+        MessageIncluded: {
+            inbox?: components["schemas"]["Inbox"];
+            thread?: components["schemas"]["Thread"] | null;
         };
         MessageSummary: components["schemas"]["MessageEnvelope"] & {
             preview: string;
@@ -2264,9 +2285,9 @@ export interface components {
         })[];
         /**
          * @description `{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional
-         *     `{goal, recipient, prior_touches, urgency}`. Checked by the intent gate (see the send
-         *     description), not by the schema, so a defect is answered with `intent_required` under
-         *     `require_review`.
+         *     `{goal, recipient, prior_touches, urgency}`. Checked in code (see the send description):
+         *     a given but invalid intent is `400 bad_request` naming the field (`intent`,
+         *     `intent.summary` or `intent.meta`); `intent_required` means no intent was given.
          */
         SendIntent: unknown;
         SendAttachments: {
@@ -2313,6 +2334,10 @@ export interface components {
              * @description When its newest message was received.
              */
             updated_at: string;
+            /** @description Present only when `include` asked for something. */
+            included?: {
+                inbox?: components["schemas"]["Inbox"];
+            };
         };
         ThreadWithMessages: components["schemas"]["Thread"] & {
             messages: components["schemas"]["Message"][];
@@ -2468,6 +2493,8 @@ export interface components {
         Limit: number;
         /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
         Cursor: string;
+        /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+        Include: string;
         OrgId: string;
         ProjectId: string;
         /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
@@ -3527,6 +3554,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: {
                 /**
@@ -3613,7 +3642,10 @@ export interface operations {
     };
     getInbox: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
+            };
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -3717,6 +3749,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -3745,6 +3779,8 @@ export interface operations {
     getMessage: {
         parameters: {
             query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
                 format?: "auto" | "text" | "html" | "both";
                 variant?: "source" | "extracted";
             };
@@ -3872,6 +3908,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -4683,6 +4721,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
             };
             header?: never;
             path: {
@@ -4710,7 +4750,10 @@ export interface operations {
     };
     getThread: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                include?: components["parameters"]["Include"];
+            };
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
