@@ -26,6 +26,8 @@ test('both packages pack their JavaScript build with declarations, and no TypeSc
   const { stdout } = await run('npm', ['pack', '-w', '@agent-inbox/sdk', '-w', '@agent-inbox/mcp', '--pack-destination', dir, '--json'], { env: plainEnv });
   const packs: { name: string; filename: string; files: { path: string }[] }[] = JSON.parse(stdout.slice(stdout.indexOf('[')));
   assert.deepEqual(packs.map((p) => p.name), ['@agent-inbox/sdk', '@agent-inbox/mcp']);
+  // The names the README tells users to install.
+  assert.deepEqual(packs.map((p) => p.filename), ['agent-inbox-sdk-0.1.0-pre.6.tgz', 'agent-inbox-mcp-0.1.0-pre.6.tgz']);
   for (const p of packs) {
     const files = p.files.map((f) => f.path);
     assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), `${p.name}: ${files.join(', ')}`);
