@@ -87,8 +87,8 @@ export class AgentInbox extends GeneratedMethods {
       for (const event of page.data) {
         yield event;
         await this.transport.request('POST', '/v1/reviews/events/ack', {
+          // Not aborted with the loop: the event was handled, so its ack is finished either way.
           body: { acks: [{ review_id: event.review_id, through_seq: event.seq }], broadcast_ids: [] },
-          signal: options.signal,
         });
       }
     }
