@@ -249,7 +249,7 @@ async function runBlock(b: Block, runNo: number): Promise<void> {
     await finished(p, label);
     if (/bootstrap --json > \.local\/bootstrap\.json/.test(code)) {
       carried.bootstrap ??= await readJson('.local/bootstrap.json');
-      carried.enrollmentToken ??= carried.bootstrap.enrollment_token;
+      carried.enrollmentToken ??= carried.bootstrap!.enrollment_token;
       // Step 3 of the quick start printed who the agent is.
       assert.match(p.out(), new RegExp(`"agent_id":"${(await readJson('.local/enroll.json')).agent_id}"`), `${label} prints whoami`);
     }
