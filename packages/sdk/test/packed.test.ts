@@ -32,6 +32,7 @@ test('both packages pack their JavaScript build with declarations, and no TypeSc
     const files = p.files.map((f) => f.path);
     assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), `${p.name}: ${files.join(', ')}`);
     assert.deepEqual(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], `${p.name} ships no .ts sources`);
+    assert.deepEqual(files.filter((f) => f !== 'package.json' && !/^dist\/.+\.(js|d\.ts)$/.test(f)), [], `${p.name} ships only its build`);
   }
   assert.ok(packs[1]!.files.some((f) => f.path === 'dist/bin.js'));
 
