@@ -7,13 +7,18 @@ ENV NODE_ENV=production
 
 # Dependencies before the source, so a code change does not reinstall them. The workspace
 # packages' manifests must be present for npm ci to link @agent-inbox/sdk and @agent-inbox/mcp.
-# The service runs its TypeScript through tsx, a runtime dependency: no build step.
+# The service runs its TypeScript through tsx, a runtime dependency.
 COPY package.json package-lock.json ./
 COPY packages/sdk/package.json packages/sdk/
 COPY packages/mcp/package.json packages/mcp/
 RUN npm ci --omit=dev && npm cache clean --force
 
 COPY . .
+
+# The SDK and MCP packages run from their JavaScript builds (packages/*/dist): the install above had
+# no TypeScript (and `prepare` skipped the build), so build them now with the dev dependencies,
+# then drop those again.
+RUN npm ci --include=dev && npm prune --omit=dev && npm cache clean --force
 
 # DATA_DIR keeps the development signing key and the generated encryption key (and the embedded
 # PostgreSQL when no DATABASE_URL is given): mount a volume there. Inside a container the

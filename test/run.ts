@@ -1,6 +1,6 @@
 // Runs the whole suite against one PostgreSQL: DATABASE_URL when set, otherwise an embedded
 // server started here in a fresh folder. Each test file makes its own database on it.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
@@ -18,6 +18,9 @@ async function testFiles(dir: string): Promise<string[]> {
 }
 
 async function main(): Promise<number> {
+  // The server and the tests import the SDK and MCP packages as published, from their builds:
+  // bring those up to date with the sources first (incremental, so quick when nothing changed).
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/mcp/tsconfig.build.json'], { stdio: 'inherit' });
   const only = process.argv.slice(2);
   const files = only.length ? only : [...(await testFiles('test')), ...(await testFiles('packages').catch(() => []))].filter((f) => !f.includes('node_modules'));
   let scratch: ScratchDatabase | null = null;

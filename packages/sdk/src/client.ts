@@ -4,7 +4,11 @@ import { GeneratedMethods } from './generated/methods.ts';
 import { OPERATIONS, type OperationId } from './generated/operations.ts';
 import { readEventStream, type StreamEvent, type StreamOptions } from './sse.ts';
 import { Transport, type TransportOptions } from './transport.ts';
-import type { CallOptions } from './types.ts';
+import type { components } from './generated/schema.ts';
+import type { CallOptions, ResponseOf } from './types.ts';
+
+/** One event of the durable review event queue (`review.sent`, `review.rejected`, ...). */
+export type ReviewEvent = components['schemas']['ReviewEventItem'];
 
 export type ClientOptions = Omit<TransportOptions, 'baseUrl'> & { baseUrl?: string };
 
@@ -62,23 +66,30 @@ export class AgentInbox extends GeneratedMethods {
   }
 
   /**
-   * The durable review event queue: waits for the next events and yields them one by one; an
-   * event is acked once the loop body has handled it and asks for the next one.
+   * The durable review event queue: long-polls for pending events and yields them one by one,
+   * oldest first. An event is acked when the loop body has handled it and asks for the next one,
+   * so the queue never hands it out again. The event a loop `break`s (or throws) on is not acked:
+   * delivery is at least once, and it comes back on the next drain unless you ack it yourself.
+   * Aborting `signal` ends the loop.
    */
-  async *reviewEvents(options: { signal?: AbortSignal; timeoutSeconds?: number } = {}): AsyncGenerator<Record<string, any>> {
+  async *reviewEvents(options: { signal?: AbortSignal; timeoutSeconds?: number } = {}): AsyncGenerator<ReviewEvent> {
     while (!options.signal?.aborted) {
-      const res: any = await this.transport.request('GET', '/v1/reviews/events/wait', {
-        query: { timeout_seconds: options.timeoutSeconds ?? 30 },
-        signal: options.signal,
-      });
-      const items: Record<string, any>[] = res?.data ?? [];
-      for (const item of items) {
-        yield item;
-        if (item.broadcast_id) {
-          await this.transport.request('POST', '/v1/reviews/events/ack', { body: { acks: [], broadcast_ids: [item.broadcast_id] } });
-        } else {
-          await this.transport.request('POST', '/v1/reviews/events/ack', { body: { acks: [{ review_id: item.review_id, through_seq: item.seq }], broadcast_ids: [] } });
-        }
+      let page: ResponseOf<'waitForReviewEvent'>;
+      try {
+        page = await this.transport.request('GET', '/v1/reviews/events/wait', {
+          query: { timeout_seconds: options.timeoutSeconds ?? 30 },
+          signal: options.signal,
+        });
+      } catch (err) {
+        if (options.signal?.aborted) return; // stopping the loop from outside ends it quietly
+        throw err;
+      }
+      for (const event of page.data) {
+        yield event;
+        await this.transport.request('POST', '/v1/reviews/events/ack', {
+          // Not aborted with the loop: the event was handled, so its ack is finished either way.
+          body: { acks: [{ review_id: event.review_id, through_seq: event.seq }], broadcast_ids: [] },
+        });
       }
     }
   }
