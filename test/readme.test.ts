@@ -63,6 +63,16 @@ const NOT_RUN: { why: string; match: (b: Block) => boolean; check: (b: Block) =>
     },
   },
   {
+    why: '`npm run chaos` runs minutes of drills on its own PostgreSQL; test/crash/chaos-command.test.ts runs this very block at a tiny scale and checks its ledger; checked: the script exists and that test reads this block',
+    match: (b) => commands(b.code).join(' | ') === 'npm run chaos',
+    check: async () => {
+      const pkg = JSON.parse(await fs.readFile(path.join(ROOT, 'package.json'), 'utf8'));
+      assert.match(pkg.scripts.chaos, /chaos\/run\.ts/);
+      const drill = await fs.readFile(path.join(ROOT, 'test/crash/chaos-command.test.ts'), 'utf8');
+      assert.match(drill, /## Checking a deployment/);
+    },
+  },
+  {
     why: 'the layout is a directory listing, not a command; checked: every folder it names exists',
     match: (b) => b.lang === '' && /^bin\/\s/.test(b.code),
     check: async (b) => {

@@ -88,6 +88,9 @@ export async function startRelay(mode: RelayMode = 'accept'): Promise<Relay> {
       });
     },
   });
+  // A sender that dies mid-session (a SIGKILLed worker) resets its connection: that ends the
+  // session, not the relay.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   relay.port = (server.server.address() as AddressInfo).port;
   relay.url = `smtp://127.0.0.1:${relay.port}`;

@@ -253,7 +253,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       }
     },
@@ -318,7 +318,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       },
       "required": [
@@ -368,7 +368,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       },
       "required": [
@@ -396,7 +396,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         },
         "format": {
           "type": "string",
@@ -578,7 +578,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       },
       "required": [
@@ -1680,7 +1680,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       },
       "required": [
@@ -1712,7 +1712,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "include": {
           "type": "string",
           "maxLength": 200,
-          "description": "Comma-separated relation expansions, from the operation's `x-include` list; see the API description."
+          "description": "Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description."
         }
       },
       "required": [

@@ -2493,7 +2493,7 @@ export interface components {
         Limit: number;
         /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
         Cursor: string;
-        /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+        /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
         Include: string;
         OrgId: string;
         ProjectId: string;
@@ -3554,7 +3554,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: {
@@ -3643,7 +3643,7 @@ export interface operations {
     getInbox: {
         parameters: {
             query?: {
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -3749,7 +3749,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -3779,7 +3779,7 @@ export interface operations {
     getMessage: {
         parameters: {
             query?: {
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
                 format?: "auto" | "text" | "html" | "both";
                 variant?: "source" | "extracted";
@@ -3908,7 +3908,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -4721,7 +4721,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -4751,7 +4751,7 @@ export interface operations {
     getThread: {
         parameters: {
             query?: {
-                /** @description Comma-separated relation expansions, from the operation's `x-include` list; see the API description. */
+                /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
