@@ -30,7 +30,10 @@ export function opaqueIds(key: Buffer, prefix: string): OpaqueIds {
       if (typeof id !== 'string' || !id.startsWith(prefix)) return null;
       const body = id.slice(prefix.length);
       if (!/^[A-Za-z0-9_-]{22}$/.test(body)) return null;
-      const block = run('decrypt', Buffer.from(body, 'base64url'));
+      const bytes = Buffer.from(body, 'base64url');
+      // The last character carries four unused bits: only the one spelling encode() gives is taken.
+      if (bytes.toString('base64url') !== body) return null;
+      const block = run('decrypt', bytes);
       if (!block.subarray(8).equals(Buffer.alloc(8))) return null;
       const position = block.readBigUInt64BE();
       return position <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(position) : null;
