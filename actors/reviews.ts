@@ -22,7 +22,11 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
+import { newId } from '../storage/ids.ts';
+import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
+import type { Config } from '../service/config.ts';
 import { deliverToWebhooks } from './events.ts';
+import { chooseRoute } from './review-links.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 import type { SendBody } from './send.ts';
 
@@ -30,6 +34,8 @@ export const DELIVERY_QUEUE = 'review-delivery';
 export const ESCALATION_QUEUE = 'review-escalation';
 export const DEADLINE_QUEUE = 'review-deadline';
 export const RECONCILE_QUEUE = 'review-reconcile';
+/** Pushes a work item to a reviewer agent's webhook link. */
+export const REVIEWER_PUSH_QUEUE = 'reviewer-push';
 
 /** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
 export const CURRENT_RULES_VERSION = 0;
@@ -138,10 +144,27 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       await ctx.enqueue(DEADLINE_QUEUE, ref, { startAfter: p.after_s });
       return;
     }
-    case 'notifyReviewer':
-      // Human-routed work is read from the console queue (GET A/reviews). Reviews are routed to the
-      // human here: without review links there is no reviewer agent to dispatch to.
+    case 'notifyReviewer': {
+      // Human-routed work is read from the console queue (GET A/reviews). Reviewer-routed work is
+      // assigned to its reviewer agent (its queue) and, for a webhook link, pushed by a job.
+      const p = action.params as ReviewActionParams['notifyReviewer'];
+      const reviewer = context.reviewer;
+      if (p.route !== 'reviewer_agent' || !reviewer) {
+        await unassignReview(ctx.tx, row.org_id, row.id);
+        return;
+      }
+      await assignReview(
+        ctx.tx,
+        { org_id: row.org_id, project_id: row.project_id, review_id: row.id, link_id: reviewer.link_id, reviewer_agent_id: reviewer.agent_id },
+        p.reason !== 'chat',
+      );
+      const link = await findLinkById(ctx.tx, row.org_id, reviewer.link_id);
+      if (link?.transport !== 'webhook') return;
+      const delivery_id = newId('rld');
+      await insertLinkDelivery(ctx.tx, { org_id: row.org_id, project_id: row.project_id, id: delivery_id, link_id: link.id, review_id: row.id, revision: p.revision, reason: p.reason });
+      await ctx.enqueue(REVIEWER_PUSH_QUEUE, { org_id: row.org_id, delivery_id, attempt: 1 });
       return;
+    }
     case 'recordFeedback': {
       const p = action.params as ReviewActionParams['recordFeedback'];
       await record({ kind: p.kind, author: p.by, revision: p.revision, feedback: p.feedback, message: null, diff: p.diff ?? null });
@@ -242,7 +265,9 @@ export function reviewView(row: ReviewRow, actor: ReviewActor) {
     category_id: c.category_id,
     effective_mode: c.effective_mode,
     route: c.route,
+    reviewer_agent_id: c.route === 'reviewer_agent' ? (c.reviewer?.agent_id ?? null) : null,
     hops: c.hops,
+    max_hops: c.max_hops,
     draft: {
       to: (d.to as Recipient[] | undefined) ?? [],
       cc: (d.cc as Recipient[] | undefined) ?? [],
@@ -270,7 +295,7 @@ export function reviewView(row: ReviewRow, actor: ReviewActor) {
 
 // ---- Commands
 
-export type ReviewServices = { db: Pool; queue: Queue };
+export type ReviewServices = { db: Pool; queue: Queue; config: Config };
 
 /** The composer's reach: its own agent's reviews, and one inbox for an inbox key. */
 export type ComposerScope = { org_id: string; project_id: string | null; agent_id: string; inbox_id: string | null };
@@ -401,8 +426,11 @@ export const composer = {
       }
       if (input.subject !== undefined) draft.subject = input.subject;
       if (alias.text !== undefined) draft.text = alias.text;
+      // Every return to needs_review is routed anew: the links may have changed since the last one.
+      const routing = await chooseRoute(tx, s.config, { org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, composer_agent_id: row.agent_id });
       return {
         type: 'revise',
+        reroute: routing.choice,
         parent_revision: input.parent_revision,
         rules_version: input.rules_version ?? CURRENT_RULES_VERSION,
         draft,
@@ -424,31 +452,69 @@ export type DecisionInput = {
 /** A human reviewer's decision on the console plane, recorded with the member's email. */
 export function humanDecision(s: ReviewServices, at: { org_id: string; project_id: string; email: string }, id: string, d: DecisionInput) {
   const scope: ReviewScope = { org_id: at.org_id, project_id: at.project_id, agent_id: null, inbox_id: null };
-  const by = 'human' as const;
   const common = { parent_revision: d.parent_revision, by_email: at.email };
+  checkDecisionBody(d);
+  return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
+    if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email };
+    return decisionEvent({ ...d, action: d.action }, snapshot, 'human', common);
+  });
+}
+
+export type ReviewerDecisionInput = Omit<DecisionInput, 'action'> & { action: 'open' | 'approve' | 'reject' | 'edit' | 'chat' | 'hand_back' };
+
+/** A reviewer agent, as its key names it. */
+export type ReviewerScope = { org_id: string; project_id: string | null; agent_id: string };
+
+/** Whether the review is routed to this reviewer agent now. */
+export const routedTo = (snapshot: ReviewSnapshot, agentId: string): boolean =>
+  snapshot.context.route === 'reviewer_agent' && snapshot.context.reviewer?.agent_id === agentId;
+
+/**
+ * A reviewer agent's decision. A review not routed to it is 404, as if it did not exist: a
+ * reviewer sees only its own work. Any call of the reviewer shows its links are alive again.
+ */
+export async function reviewerDecision(s: ReviewServices, who: ReviewerScope, id: string, d: ReviewerDecisionInput) {
+  await resetReviewerFailures(s.db, who.org_id, who.agent_id);
+  checkDecisionBody(d);
+  const scope: ReviewScope = { org_id: who.org_id, project_id: who.project_id, agent_id: null, inbox_id: null };
+  const by = 'reviewer_agent' as const;
+  const common = { parent_revision: d.parent_revision };
+  return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
+    if (!routedTo(snapshot, who.agent_id)) throw notFound('review');
+    if (d.action === 'hand_back') return { type: 'hand_back', feedback: d.feedback ?? null, ...common };
+    return decisionEvent({ ...d, action: d.action }, snapshot, by, common);
+  });
+}
+
+function checkDecisionBody(d: { action: string; text?: string; subject?: string; message?: string }): void {
   if (d.action === 'edit' && d.text === undefined && d.subject === undefined) {
     throw badRequest('text', 'An edit names the new text, subject or both.', 'required');
   }
   if (d.action === 'chat' && (d.message === undefined || d.message === '')) throw badRequest('message', 'A chat decision needs a message.', 'required');
-  return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
-    switch (d.action) {
-      case 'open':
-        return { type: 'open', by, ...common };
-      case 'approve':
-        return { type: 'approve', by, feedback: d.feedback ?? null, ...common };
-      case 'reject':
-        return { type: 'reject', by, feedback: d.feedback ?? null, ...common };
-      case 'edit': {
-        const draft = snapshot.context.draft;
-        const diff = editDiff({ subject: draft.subject ?? null, text: draft.text ?? null }, { subject: d.subject, text: d.text });
-        return { type: 'edit', by, text: d.text, subject: d.subject, diff, feedback: d.feedback ?? null, ...common };
-      }
-      case 'chat':
-        return { type: 'chat', from: 'reviewer', by, message: d.message!, ...common };
-      case 'cancel':
-        return { type: 'cancel', by, reason: d.feedback ?? null, by_email: at.email };
+}
+
+/** The machine event of a reviewer's verb shared by humans and reviewer agents. */
+function decisionEvent(
+  d: Omit<DecisionInput, 'action'> & { action: 'open' | 'approve' | 'reject' | 'edit' | 'chat' },
+  snapshot: ReviewSnapshot,
+  by: 'human' | 'reviewer_agent',
+  common: { parent_revision?: number; by_email?: string },
+): ReviewEvent & ReviewEventExtra {
+  switch (d.action) {
+    case 'open':
+      return { type: 'open', by, ...common };
+    case 'approve':
+      return { type: 'approve', by, feedback: d.feedback ?? null, ...common };
+    case 'reject':
+      return { type: 'reject', by, feedback: d.feedback ?? null, ...common };
+    case 'edit': {
+      const draft = snapshot.context.draft;
+      const diff = editDiff({ subject: draft.subject ?? null, text: draft.text ?? null }, { subject: d.subject, text: d.text });
+      return { type: 'edit', by, text: d.text, subject: d.subject, diff, feedback: d.feedback ?? null, ...common };
     }
-  });
+    case 'chat':
+      return { type: 'chat', from: 'reviewer', by, message: d.message!, ...common };
+  }
 }
 
 /** Applies a worker's event (delivery outcome, escalation, deadline) through the runner, in `tx`. */

@@ -31,6 +31,7 @@ import {
 } from '../storage/reviews.ts';
 import { findThread } from '../storage/threads.ts';
 import { CURRENT_RULES_VERSION, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
+import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
 
 /** Whole message: body text and attachments (decisions.md, numbers: 25 MiB, 10 attachments). */
@@ -243,8 +244,7 @@ export async function submitSend(
 ): Promise<Submitted> {
   const { inbox } = p;
   const released = p.policy.policy === 'allow_direct';
-  const deadline = released ? null : s.config.reviewDeadlineSeconds;
-  const event: SubmitEvent = {
+  const submitEvent = (routing: Routing, deadline: number | null): SubmitEvent => ({
     type: 'submit',
     release: released,
     draft: {
@@ -258,14 +258,22 @@ export async function submitSend(
     },
     intent: p.intent,
     category_id: p.category_id,
-    route: 'human',
-    max_hops: 3,
+    route: routing.choice.route,
+    reviewer: routing.choice.route === 'reviewer_agent' ? routing.choice.reviewer : null,
+    max_hops: routing.choice.route === 'reviewer_agent' ? routing.choice.max_hops : LINK_DEFAULTS.max_hops,
     rules_version: CURRENT_RULES_VERSION,
-    escalate_after_s: null,
+    escalate_after_s: routing.choice.route === 'reviewer_agent' ? routing.choice.escalate_after_s : null,
     review_deadline_s: deadline,
-  };
+  });
   const recipientCount = p.to.length + p.cc.length;
   return withTransaction(s.db, async (tx) => {
+    // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
+    // under that link's deadline, or else to the human under the service's.
+    const routing: Routing = released
+      ? { choice: { route: 'human' }, link: null }
+      : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id });
+    const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);
+    const event = submitEvent(routing, deadline);
     const id = newId('rr');
     const submission = {
       org_id: inbox.org_id,

@@ -47,6 +47,17 @@ export type ReviewDraft = {
 
 export type ReviewIntent = { summary: string; meta?: Record<string, unknown> };
 
+/** The reviewer agent a review is routed to, and the review link that chose it. */
+export type ReviewerRef = { agent_id: string; link_id: string };
+
+/**
+ * Where a review returning to needs_review goes, decided outside (links, their health, the
+ * composer): to a reviewer agent with that link's limits, or to the human.
+ */
+export type RouteChoice =
+  | { route: 'human' }
+  | { route: 'reviewer_agent'; reviewer: ReviewerRef; max_hops: number; escalate_after_s: number | null };
+
 export interface ReviewContext {
   /** Composer revision; 1 after submit, +1 per revise. A reviewer edit does not bump it. */
   revision: number;
@@ -55,6 +66,8 @@ export interface ReviewContext {
   hops: number;
   max_hops: number;
   route: ReviewRoute;
+  /** The reviewer agent while route is reviewer_agent (kept after escalation, for the record). */
+  reviewer: ReviewerRef | null;
   effective_mode: EffectiveMode;
   draft: ReviewDraft;
   intent: ReviewIntent | null;
@@ -81,6 +94,7 @@ export type SubmitEvent = {
   intent: ReviewIntent | null;
   category_id: string | null;
   route: ReviewRoute;
+  reviewer?: ReviewerRef | null;
   max_hops: number;
   rules_version: number;
   escalate_after_s?: number | null;
@@ -113,6 +127,8 @@ export type ReviewEvent =
       /** Changed draft fields, merged over the current draft. */
       draft?: Partial<ReviewDraft>;
       intent?: ReviewIntent;
+      /** Routing anew on the way back to needs_review; absent keeps the current route. */
+      reroute?: RouteChoice;
     }
   | { type: 'restamp'; rules_version: number; parent_revision?: number }
   | { type: 'cancel'; by: CancelledBy; reason?: string | null }
@@ -163,6 +179,7 @@ const initialContext = (): ReviewContext => ({
   hops: 0,
   max_hops: 3,
   route: 'human',
+  reviewer: null,
   effective_mode: 'review',
   draft: {},
   intent: null,
@@ -191,6 +208,13 @@ const reviewerMayAct = ({ context, event }: GuardArgs): boolean =>
 // reads their names and params after the snapshot is saved.
 function intent<K extends keyof ReviewActionParams>() {
   return (_args: unknown, _params: ReviewActionParams[K]): void => {};
+}
+
+// A review that used up its hand-backs stays with the human whatever the links say.
+function rerouted(context: ReviewContext, choice: RouteChoice | undefined): Partial<ReviewContext> {
+  if (!choice) return {};
+  if (choice.route === 'human' || context.hops >= choice.max_hops) return { route: 'human' };
+  return { route: 'reviewer_agent', reviewer: choice.reviewer, max_hops: choice.max_hops, escalate_after_s: choice.escalate_after_s };
 }
 
 // Re-arming makes every earlier escalation job stale: the job carries the epoch it was armed at.
@@ -222,6 +246,7 @@ export const reviewRequestMachine = setup({
         hops: 0,
         max_hops: event.max_hops,
         route: event.route,
+        reviewer: event.route === 'reviewer_agent' ? (event.reviewer ?? null) : null,
         effective_mode: event.release ? ('auto' as const) : ('review' as const),
         draft: { ...event.draft },
         intent: event.intent,
@@ -236,6 +261,7 @@ export const reviewRequestMachine = setup({
         rules_version: event.rules_version ?? context.rules_version,
         draft: { ...context.draft, ...event.draft },
         intent: event.intent ?? context.intent,
+        ...rerouted(context, event.reroute),
       };
     }),
     acceptRestamp: assign(({ event }) => {

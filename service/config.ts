@@ -46,6 +46,8 @@ export type Config = {
   metricsToken: string | null;
   /** A port on HOST serving only /metrics (for processes without the API role); null: none. */
   metricsPort: number | null;
+  /** Consecutive failed pushes after which a review link is skipped by routing until it recovers. */
+  reviewLinkUnhealthyAfter: number;
 };
 
 
@@ -213,5 +215,6 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyLeaseSeconds: positiveNumber(env, 'IDEMPOTENCY_LEASE_SECONDS', 30),
     metricsToken: metricsToken(env),
     metricsPort: optional(env, 'METRICS_PORT') === null ? null : port(env, 'METRICS_PORT', 0),
+    reviewLinkUnhealthyAfter: positiveInt(env, 'REVIEW_LINK_UNHEALTHY_AFTER', 5),
   };
 }

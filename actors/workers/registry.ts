@@ -1,6 +1,7 @@
 // Every background worker, in one list. A worker process runs all of them.
 import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
+import { reviewerPushWorker } from './reviewer-push.ts';
 import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
 import { webhookDeliveryWorker } from './webhook-delivery.ts';
 import type { Worker } from './worker.ts';
@@ -13,4 +14,5 @@ export const WORKERS: Worker<any>[] = [
   reviewEscalationWorker,
   reviewDeadlineWorker,
   reviewReconcileWorker,
+  reviewerPushWorker,
 ];

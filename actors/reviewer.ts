@@ -1,0 +1,31 @@
+// The reviewer agent's side: its queue of work items, and the work item of one review.
+import type { Executor } from '../storage/db.ts';
+import { lastThreadMessages, resetReviewerFailures, reviewerQueue, type QueueCursor } from '../storage/review-links.ts';
+import { findReview, listFeedback, type ReviewRow } from '../storage/reviews.ts';
+import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './bodies/reviewer-work.ts';
+import { reviewView, type ReviewerScope } from './reviews.ts';
+
+/** The work item of a review: the review, its thread's last messages and the feedback so far. */
+export async function buildWorkItem(db: Executor, row: ReviewRow, reason: string, routedAt: Date | null): Promise<WorkItem> {
+  const view = reviewView(row, 'reviewer_agent');
+  const threadId = view.draft.thread_id;
+  const [feedback, thread] = await Promise.all([
+    listFeedback(db, row.org_id, row.id),
+    threadId ? lastThreadMessages(db, { org_id: row.org_id, inbox_id: row.inbox_id }, threadId, WORK_THREAD_MESSAGES) : Promise.resolve([]),
+  ]);
+  return workItemBody({ review: view, reason, routed_at: routedAt, feedback, thread });
+}
+
+/** A page of the reviews routed to this reviewer agent and waiting on it, oldest routing first. */
+export async function reviewerQueuePage(db: Executor, who: ReviewerScope, page: { limit: number; after: QueueCursor | null }) {
+  // Asking for work is a call of the reviewer: its links are healthy again.
+  await resetReviewerFailures(db, who.org_id, who.agent_id);
+  const entries = await reviewerQueue(db, { org_id: who.org_id, reviewer_agent_id: who.agent_id }, { limit: page.limit + 1, after: page.after });
+  const items: Array<{ item: WorkItem; cursor: QueueCursor }> = [];
+  for (const e of entries) {
+    const row = await findReview(db, { org_id: who.org_id, project_id: who.project_id, agent_id: null, inbox_id: null }, e.review_id);
+    if (!row) continue; // outside the key's project
+    items.push({ item: await buildWorkItem(db, row, 'queued', e.routed_at), cursor: { routed_us: e.routed_us, review_id: e.review_id } });
+  }
+  return items;
+}
