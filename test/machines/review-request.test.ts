@@ -462,3 +462,38 @@ describe('review request: terminal states', () => {
     });
   }
 });
+
+describe('review request: routing anew on revise', () => {
+  const reviewer = { agent_id: 'agt_reviewer', link_id: 'rvl_one' };
+  const toReviewer = { route: 'reviewer_agent', reviewer, max_hops: 2, escalate_after_s: 60 } as const;
+
+  it('a revision routed to a reviewer agent goes to it, with its link and a fresh escalation', () => {
+    const step = run([submitToHuman, { type: 'revise', parent_revision: 1, reroute: toReviewer }]);
+    assert.equal(step.snapshot.context.route, 'reviewer_agent');
+    assert.deepEqual(step.snapshot.context.reviewer, reviewer);
+    assert.equal(step.snapshot.context.max_hops, 2);
+    assert.deepEqual(intents(step).filter(([t]) => t === 'notifyReviewer' || t === 'scheduleEscalation'), [
+      ['notifyReviewer', { route: 'reviewer_agent', reason: 'revised', revision: 2 }],
+      ['scheduleEscalation', { after_s: 60, epoch: 1 }],
+    ]);
+  });
+
+  it('a revision the links send to the human leaves the reviewer agent out', () => {
+    const step = run([{ ...submitToAgent, reviewer }, { type: 'revise', parent_revision: 1, reroute: { route: 'human' } }]);
+    assert.equal(step.snapshot.context.route, 'human');
+    assert.equal(classifyRejection(step.snapshot, { type: 'open', by: 'reviewer_agent' }), 'wrong_state');
+  });
+
+  it('a review that used up its hand-backs stays with the human whatever the links say', () => {
+    const spent = run([{ ...submitToAgent, reviewer }, { type: 'open', by: 'reviewer_agent' }, { type: 'hand_back' }, { type: 'open', by: 'reviewer_agent' }, { type: 'hand_back' }]);
+    assert.equal(spent.snapshot.context.route, 'human');
+    const step = run([{ type: 'revise', parent_revision: 1, reroute: toReviewer }], spent.snapshot);
+    assert.equal(step.snapshot.context.route, 'human');
+  });
+
+  it('a revision without a routing keeps the route it had', () => {
+    const step = run([{ ...submitToAgent, reviewer }, { type: 'revise', parent_revision: 1 }]);
+    assert.equal(step.snapshot.context.route, 'reviewer_agent');
+    assert.deepEqual(step.snapshot.context.reviewer, reviewer);
+  });
+});
