@@ -4,17 +4,39 @@ import { toMermaid } from '../machines/mermaid.ts';
 import type { Executor } from '../storage/db.ts';
 import { findOutbox, listOutbox } from '../storage/review-deliveries.ts';
 import { reviewOrgOf } from '../storage/reviews.ts';
-import { reviewKind } from './reviews.ts';
+import type { ReviewContext } from '../machines/review-request.ts';
+import { armedTimers, type ArmedTimer } from '../storage/review-links.ts';
+import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 
 /** Every persisted machine kind, by the prefix of its ids. */
 const KINDS: Array<{ prefix: string; def: MachineKind }> = [{ prefix: 'rr_', def: reviewKind }];
 
-export async function machineSnapshot(db: Executor, id: string): Promise<MachineDescription | null> {
+export type ReviewRouting = {
+  route: string;
+  hops: number;
+  max_hops: number;
+  reviewer_agent_id: string | null;
+  /** Escalation and deadline jobs still waiting to fire (a stale one is refused when it does). */
+  timers: ArmedTimer[];
+};
+
+export async function machineSnapshot(db: Executor, id: string): Promise<(MachineDescription & Partial<ReviewRouting>) | null> {
   const kind = KINDS.find((k) => id.startsWith(k.prefix));
   if (!kind) return null;
   const orgId = await reviewOrgOf(db, id);
-  return orgId ? describeMachine(db, kind.def, orgId, id) : null;
+  const found = orgId ? await describeMachine(db, kind.def, orgId, id) : null;
+  if (!found || kind.def !== reviewKind) return found;
+  // Who has the review and what will wake it, at a glance beside the snapshot.
+  const c = (found.snapshot as { context: ReviewContext }).context;
+  return {
+    ...found,
+    route: c.route,
+    hops: c.hops,
+    max_hops: c.max_hops,
+    reviewer_agent_id: c.reviewer?.agent_id ?? null,
+    timers: await armedTimers(db, id, [ESCALATION_QUEUE, DEADLINE_QUEUE]),
+  };
 }
 
 /** The state diagram of each machine, generated from its definition (Mermaid). */

@@ -290,3 +290,16 @@ export async function lastThreadMessages(db: Executor, at: { org_id: string; inb
   );
   return rows;
 }
+
+export type ArmedTimer = { queue: string; start_after: Date; epoch: number | null };
+
+/** A review's timer jobs that have not run yet (pg-boss keeps its jobs in the `pgboss` schema). */
+export async function armedTimers(db: Executor, reviewId: string, queues: string[]): Promise<ArmedTimer[]> {
+  const { rows } = await db.query<ArmedTimer>(
+    `SELECT name AS queue, start_after, (data->>'epoch')::int AS epoch FROM pgboss.job
+      WHERE name = ANY($1) AND data->>'review_id' = $2 AND state IN ('created', 'retry')
+      ORDER BY start_after`,
+    [queues, reviewId],
+  );
+  return rows;
+}

@@ -10,6 +10,7 @@ import { ConfigError } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
 import { logOutboundRoute } from '../../mail/outbound/relay.ts';
 import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 
 const run = promisify(execFile);
@@ -31,6 +32,25 @@ test('snapshot <id> prints the persisted snapshot, version, transitions and lega
   assert.deepEqual(out.transitions.map((t: any) => t.event.type), ['submit', 'open']);
   assert.ok(out.allowed_actions.includes('approve'));
   await assert.rejects(cli('snapshot', 'rr_unknown'), (err: any) => err.code === 1 && /no machine rr_unknown/.test(err.stderr));
+});
+
+test('snapshot of a review routed to a reviewer agent shows its route, hops, reviewer and armed timers', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const reviewer = await reviewerAgent(svc, tenant);
+  const linked = await linkReviewer(svc, tenant, { inbox_address: agent.address, reviewer_agent_id: reviewer.agentId, transport: 'sse', max_hops: 2 });
+  assert.equal(linked.status, 201, linked.text);
+  const id = (await agent.send({ to: 'dana@acme.example', text: 'x', intent: INTENT })).body.review_id;
+  await reviewer.decide(id, { action: 'open' });
+  await reviewer.decide(id, { action: 'hand_back', feedback: 'shorter' });
+  const out = JSON.parse((await cli('snapshot', id)).stdout);
+  assert.deepEqual([out.route, out.hops, out.max_hops, out.reviewer_agent_id], ['reviewer_agent', 1, 2, reviewer.agentId]);
+  // The deadline, and one escalation per arming (submit, open, hand_back): the later epochs make the earlier stale.
+  assert.deepEqual(out.timers.map((t: any) => [t.queue, t.epoch]).sort(), [
+    ['review-deadline', null],
+    ['review-escalation', 1],
+    ['review-escalation', 2],
+    ['review-escalation', 3],
+  ]);
 });
 
 test('machines --mermaid prints the review diagram generated from the machine', async () => {
