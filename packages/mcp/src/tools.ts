@@ -47,6 +47,8 @@ export const TOOLS: ToolSpec[] = [
   { name: 'list_review_events', operationId: 'listReviewEvents', description: 'Drain the durable review event queue: events after your acked cursor. An event counts as handled only once you ack it.' },
   { name: 'wait_for_review_event', operationId: 'waitForReviewEvent', description: 'Long-poll for the next review events (review.sent, review.rejected, ...). Ack each with ack_review_event once handled.' },
   { name: 'ack_review_event', operationId: 'ackReviewEvents', description: 'Ack review events: acks [{review_id, through_seq}] (and broadcast_ids). Monotonic and idempotent.' },
+  { name: 'get_reviewer_queue', operationId: 'getReviewerQueue', description: 'For a reviewer agent (key with review:act): the work items routed to you and waiting, oldest first. Each carries the review, its draft and intent, the thread\'s last messages, the feedback so far and allowed_actions. Decide each with decide_review.' },
+  { name: 'decide_review', operationId: 'decideReview', description: 'For a reviewer agent (key with review:act): decide a review routed to you. action: open, approve, edit (text and/or subject), reject (feedback), chat (message), hand_back (feedback for the composer; after max_hops the human takes over). Pass parent_revision = the review\'s revision. Use only verbs in allowed_actions; 404 means the review is no longer yours.' },
 ];
 
 /** Agent-plane operations with no tool, and why. */

@@ -25,7 +25,7 @@ const CONTRACT_TOOLS = [
   'get_attachment', 'wait_for_email', 'register_webhook', 'update_webhook', 'list_webhooks', 'get_webhook', 'delete_webhook',
   'add_contact', 'list_contacts', 'remove_contact', 'check_suppression', 'list_suppressions', 'suppress_email',
   'unsuppress_email', 'get_review', 'get_review_feedback', 'cancel_review', 'restamp_review', 'revise_review', 'chat_review',
-  'list_review_events', 'wait_for_review_event', 'ack_review_event',
+  'list_review_events', 'wait_for_review_event', 'ack_review_event', 'get_reviewer_queue', 'decide_review',
 ];
 
 async function httpClient(key: string): Promise<Client> {
@@ -127,6 +127,25 @@ test('a 409 comes back with the legal verbs as allowed_action', async () => {
   const body = json(r);
   assert.equal(body.code, 'wrong_state');
   assert.ok(body.allowed_action.includes('cancel'));
+});
+
+test('a reviewer agent reads its queue and approves through get_reviewer_queue and decide_review', async () => {
+  const composer = await tenant.enroll('composer-for-reviewer');
+  const inbox = (await svc.api.post('/v1/inboxes', {}, composer.agentKey)).body;
+  const { agentId } = await tenant.enroll('mcp-reviewer');
+  const key = (await svc.api.post(`${A}/agents/${agentId}/keys`, { permissions: ['review:act'] }, tenant.consoleToken)).body.key;
+  const link = await svc.api.post(`${A}/review-links`, { inbox_address: inbox.address, reviewer_agent_id: agentId, transport: 'sse' }, tenant.consoleToken);
+  assert.equal(link.status, 201, link.text);
+  const queued = await svc.api.post(`/v1/inboxes/${inbox.id}/send`, { to: 'dana@acme.example', text: 'Hi Dana', intent: { summary: 'A short note to a customer' } }, composer.agentKey);
+  assert.equal(queued.body.review.route, 'reviewer_agent');
+
+  const mcp = await httpClient(key);
+  const work = json(await mcp.callTool({ name: 'get_reviewer_queue', arguments: {} }));
+  assert.deepEqual(work.data.map((w: any) => [w.review_id, w.draft.text]), [[queued.body.review_id, 'Hi Dana']]);
+  const approved = json(await mcp.callTool({ name: 'decide_review', arguments: { review_id: queued.body.review_id, action: 'approve', parent_revision: 1 } }));
+  assert.equal(approved.state, 'approved');
+  const again: any = await mcp.callTool({ name: 'decide_review', arguments: { review_id: queued.body.review_id, action: 'open' } });
+  assert.equal(again.isError, true);
 });
 
 test('over stdio a fresh agent enrolls and then acts as itself', async () => {

@@ -204,6 +204,27 @@ test('the Review Loop through the SDK: send, revise, chat, restamp, cancel, feed
   assert.equal(forward.outcome, 'queued_for_review');
 });
 
+test('a reviewer agent through the SDK: its queue, then open and hand back with feedback', async () => {
+  // A tenant of its own, so the inboxes of the other tests keep their plan's room.
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const At = `/v1/admin/orgs/${t.orgId}/projects/${t.projectId}`;
+  const composer = await t.enroll('sdk-composer');
+  const inbox = (await svc.api.post('/v1/inboxes', { display_name: 'Reviewed' }, composer.agentKey)).body;
+  const { agentId } = await t.enroll('sdk-reviewer');
+  const issued = await svc.api.post(`${At}/agents/${agentId}/keys`, { permissions: ['review:act'] }, t.consoleToken);
+  const reviewer = counted(new AgentInbox({ baseUrl: svc.url, apiKey: issued.body.key }));
+  const link = await svc.api.post(`${At}/review-links`, { inbox_address: inbox.address, reviewer_agent_id: agentId, transport: 'websocket' }, t.consoleToken);
+  assert.equal(link.status, 201, link.text);
+  const queued = (await svc.api.post(`/v1/inboxes/${inbox.id}/send`, { to: 'dana@acme.example', text: 'Our price is 10.', intent: INTENT }, composer.agentKey)).body;
+
+  const work: any = await reviewer.getReviewerQueue({ limit: 10 });
+  assert.deepEqual(work.data.map((w: any) => [w.review_id, w.allowed_actions]), [[queued.review_id, ['open', 'approve', 'edit', 'reject']]]);
+  await reviewer.decideReview(queued.review_id, { action: 'open', parent_revision: 1 });
+  const back: any = await reviewer.decideReview(queued.review_id, { action: 'hand_back', feedback: 'give the currency' });
+  assert.deepEqual([back.state, back.hops], ['needs_review', 1]);
+  assert.equal((await svc.api.get(`/v1/reviews/${queued.review_id}`, composer.agentKey)).body.feedback, 'give the currency');
+});
+
 test('reviewEvents yields a review\'s events in order and acks each one the loop moves past', async () => {
   // An agent of its own, so no other test's events are in its queue.
   const own = await anonymous.redeemEnrollment({ token: tenant.enrollmentToken, agent_handle: 'sdk-review-events' });

@@ -705,6 +705,91 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "extract": "body"
     }
   },
+  "decideReview": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "review_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "`rr_...`"
+        },
+        "action": {
+          "type": "string",
+          "enum": [
+            "open",
+            "approve",
+            "reject",
+            "edit",
+            "chat",
+            "hand_back"
+          ]
+        },
+        "parent_revision": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "feedback": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 20000
+        },
+        "text": {
+          "type": "string"
+        },
+        "subject": {
+          "type": "string",
+          "maxLength": 998
+        },
+        "message": {
+          "type": "string",
+          "maxLength": 20000
+        },
+        "client_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255
+        }
+      },
+      "required": [
+        "review_id",
+        "action"
+      ]
+    },
+    "where": {
+      "review_id": "path",
+      "action": "body",
+      "parent_revision": "body",
+      "feedback": "body",
+      "text": "body",
+      "subject": "body",
+      "message": "body",
+      "client_id": "body"
+    }
+  },
+  "getReviewerQueue": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "limit": {
+          "type": "integer",
+          "description": "Page size, default 50, clamped to 1-100."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 2048,
+          "description": "Opaque token from a prior `next_cursor`, passed back verbatim."
+        }
+      }
+    },
+    "where": {
+      "limit": "query",
+      "cursor": "query"
+    }
+  },
   "listReviewEvents": {
     "schema": {
       "type": "object",

@@ -76,7 +76,7 @@ export const REVIEW_LOOP_MANIFEST = {
         },
         "review": {
           "type": "object",
-          "description": "A review record. `allowed_actions` are the verbs the caller may use now, read off the review\nmachine: on the agent plane the composer's (`revise`, `restamp`, `chat`, `cancel`), on the\nconsole the human reviewer's (`open`, `approve`, `edit`, `reject`, `chat`, `cancel`).\n\nThe 409 taxonomy of every review verb: `wrong_state` (the verb is illegal in this state),\n`stale` (`parent_revision` is not current; nothing changed), `send_needs_reconciliation` (a\ndelivery is unconfirmed and parked; it is never sent again) each carry `errors[]` entries\n`{field: state, code: <state>}`, `{field: revision, code: <n>}`, `{field: version, code: <n>}`\nand one `{field: allowed_action, code: <verb>}` per verb legal now (`detail` repeats the\nvalue, and `value` holds it typed); `terminal` (already `sent`, `auto_sent` or `cancelled`) carries\n`sent_message_id` instead, and appends a `review.front_run_next` event holding the outcome.\n`revision` counts composer revisions (1 on submission); a reviewer's edit changes the draft\nwithout a new revision. `version` counts every transition.\n\nBeyond decisions.md: `kind` (send, reply, forward), `parent_message_id` (the message replied\nto or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),\n`cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`\n(name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it\na live review is cancelled with reason `deadline_exceeded`. `route` is `human`: without a\nreview link every review goes to the human queue.\n",
+          "description": "A review record. `allowed_actions` are the verbs the caller may use now, read off the review\nmachine: on the agent plane the composer's (`revise`, `restamp`, `chat`, `cancel`), on the\nconsole the human reviewer's (`open`, `approve`, `edit`, `reject`, `chat`, `cancel`).\n\nThe 409 taxonomy of every review verb: `wrong_state` (the verb is illegal in this state),\n`stale` (`parent_revision` is not current; nothing changed), `send_needs_reconciliation` (a\ndelivery is unconfirmed and parked; it is never sent again) each carry `errors[]` entries\n`{field: state, code: <state>}`, `{field: revision, code: <n>}`, `{field: version, code: <n>}`\nand one `{field: allowed_action, code: <verb>}` per verb legal now (`detail` repeats the\nvalue, and `value` holds it typed); `terminal` (already `sent`, `auto_sent` or `cancelled`) carries\n`sent_message_id` instead, and appends a `review.front_run_next` event holding the outcome.\n`revision` counts composer revisions (1 on submission); a reviewer's edit changes the draft\nwithout a new revision. `version` counts every transition.\n\nBeyond decisions.md: `kind` (send, reply, forward), `parent_message_id` (the message replied\nto or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),\n`cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`\n(name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it\na live review is cancelled with reason `deadline_exceeded` (a review routed to a reviewer agent\nhas its link's `review_deadline_s`). `route` is `reviewer_agent` while a review link's\nreviewer agent (`reviewer_agent_id`) has it, else `human`; `hops` counts its hand-backs,\nand at `max_hops` the review goes to the human. Humans can decide whatever the route.\n",
           "required": [
             "id",
             "state",
@@ -161,6 +161,16 @@ export const REVIEW_LOOP_MANIFEST = {
             },
             "hops": {
               "type": "integer"
+            },
+            "max_hops": {
+              "type": "integer"
+            },
+            "reviewer_agent_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The reviewer agent the review is routed to; null while routed to the human."
             },
             "draft": {
               "type": "object",
@@ -390,7 +400,7 @@ export const REVIEW_LOOP_MANIFEST = {
     },
     "Review": {
       "type": "object",
-      "description": "A review record. `allowed_actions` are the verbs the caller may use now, read off the review\nmachine: on the agent plane the composer's (`revise`, `restamp`, `chat`, `cancel`), on the\nconsole the human reviewer's (`open`, `approve`, `edit`, `reject`, `chat`, `cancel`).\n\nThe 409 taxonomy of every review verb: `wrong_state` (the verb is illegal in this state),\n`stale` (`parent_revision` is not current; nothing changed), `send_needs_reconciliation` (a\ndelivery is unconfirmed and parked; it is never sent again) each carry `errors[]` entries\n`{field: state, code: <state>}`, `{field: revision, code: <n>}`, `{field: version, code: <n>}`\nand one `{field: allowed_action, code: <verb>}` per verb legal now (`detail` repeats the\nvalue, and `value` holds it typed); `terminal` (already `sent`, `auto_sent` or `cancelled`) carries\n`sent_message_id` instead, and appends a `review.front_run_next` event holding the outcome.\n`revision` counts composer revisions (1 on submission); a reviewer's edit changes the draft\nwithout a new revision. `version` counts every transition.\n\nBeyond decisions.md: `kind` (send, reply, forward), `parent_message_id` (the message replied\nto or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),\n`cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`\n(name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it\na live review is cancelled with reason `deadline_exceeded`. `route` is `human`: without a\nreview link every review goes to the human queue.\n",
+      "description": "A review record. `allowed_actions` are the verbs the caller may use now, read off the review\nmachine: on the agent plane the composer's (`revise`, `restamp`, `chat`, `cancel`), on the\nconsole the human reviewer's (`open`, `approve`, `edit`, `reject`, `chat`, `cancel`).\n\nThe 409 taxonomy of every review verb: `wrong_state` (the verb is illegal in this state),\n`stale` (`parent_revision` is not current; nothing changed), `send_needs_reconciliation` (a\ndelivery is unconfirmed and parked; it is never sent again) each carry `errors[]` entries\n`{field: state, code: <state>}`, `{field: revision, code: <n>}`, `{field: version, code: <n>}`\nand one `{field: allowed_action, code: <verb>}` per verb legal now (`detail` repeats the\nvalue, and `value` holds it typed); `terminal` (already `sent`, `auto_sent` or `cancelled`) carries\n`sent_message_id` instead, and appends a `review.front_run_next` event holding the outcome.\n`revision` counts composer revisions (1 on submission); a reviewer's edit changes the draft\nwithout a new revision. `version` counts every transition.\n\nBeyond decisions.md: `kind` (send, reply, forward), `parent_message_id` (the message replied\nto or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),\n`cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`\n(name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it\na live review is cancelled with reason `deadline_exceeded` (a review routed to a reviewer agent\nhas its link's `review_deadline_s`). `route` is `reviewer_agent` while a review link's\nreviewer agent (`reviewer_agent_id`) has it, else `human`; `hops` counts its hand-backs,\nand at `max_hops` the review goes to the human. Humans can decide whatever the route.\n",
       "required": [
         "id",
         "state",
@@ -475,6 +485,16 @@ export const REVIEW_LOOP_MANIFEST = {
         },
         "hops": {
           "type": "integer"
+        },
+        "max_hops": {
+          "type": "integer"
+        },
+        "reviewer_agent_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The reviewer agent the review is routed to; null while routed to the human."
         },
         "draft": {
           "type": "object",

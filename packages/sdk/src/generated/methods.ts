@@ -117,6 +117,16 @@ export abstract class GeneratedMethods {
     return this.call('waitForEmail', { inbox_id }, body, undefined, 'json', options);
   }
 
+  /** A reviewer agent's decision on a review routed to it. (POST /v1/reviews/{review_id}/decision) */
+  decideReview(review_id: string, body: T.BodyOf<'decideReview'>, options?: T.CallOptions): Promise<T.ResponseOf<'decideReview'>> {
+    return this.call('decideReview', { review_id }, body, undefined, 'json', options);
+  }
+
+  /** The work items routed to the caller's agent and waiting on it, oldest first. (GET /v1/reviewer/queue) */
+  getReviewerQueue(query?: T.QueryOf<'getReviewerQueue'>, options?: T.CallOptions): Promise<T.ResponseOf<'getReviewerQueue'>> {
+    return this.call('getReviewerQueue', {}, undefined, query, 'json', options);
+  }
+
   /** Drain the durable review event queue. (GET /v1/reviews/events) */
   listReviewEvents(query?: T.QueryOf<'listReviewEvents'>, options?: T.CallOptions): Promise<T.ResponseOf<'listReviewEvents'>> {
     return this.call('listReviewEvents', {}, undefined, query, 'json', options);

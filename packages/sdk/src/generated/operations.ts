@@ -22,6 +22,8 @@ export const OPERATIONS = {
   searchMessages: { method: 'GET', path: '/v1/inboxes/{inbox_id}/messages/search' },
   batchUpdateMessages: { method: 'PATCH', path: '/v1/inboxes/{inbox_id}/messages/batch' },
   waitForEmail: { method: 'POST', path: '/v1/inboxes/{inbox_id}/wait' },
+  decideReview: { method: 'POST', path: '/v1/reviews/{review_id}/decision' },
+  getReviewerQueue: { method: 'GET', path: '/v1/reviewer/queue' },
   listReviewEvents: { method: 'GET', path: '/v1/reviews/events' },
   waitForReviewEvent: { method: 'GET', path: '/v1/reviews/events/wait' },
   ackReviewEvents: { method: 'POST', path: '/v1/reviews/events/ack' },

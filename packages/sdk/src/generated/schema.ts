@@ -1050,6 +1050,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's review links, oldest first. */
+        get: operations["adminListReviewLinks"];
+        put?: never;
+        /**
+         * Link a reviewer agent to an inbox, or to the whole project (owner or admin).
+         * @description From then on a review of a covered inbox is routed to `reviewer_agent_id` instead of the
+         *     human queue, at submission and on every return to `needs_review`. `inbox_address` empty or
+         *     omitted covers every inbox of the project; an inbox's own link overrides the project-wide one.
+         *     One link per scope: a second is `409 scope_taken`.
+         *
+         *     `reviewer_agent_id` must be an active agent of the project holding a live key with
+         *     `review:act` (else `400` naming it), and never the agent composing the inbox's mail (`400`
+         *     with code `composer_reviewer`; a project-wide link naming a composer is skipped for that
+         *     composer's reviews). `transport` `webhook` (default) pushes each work item to `webhook_url`
+         *     (same target rules as webhooks) signed like a webhook delivery (`X-Service-Signature:
+         *     t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`) with `hmac_secret`, which a webhook link
+         *     requires; `hmac_secret` is write-only and kept encrypted. `sse` and `websocket` links keep
+         *     their items in `GET /v1/reviewer/queue`. Failed pushes are retried on the webhook schedule;
+         *     after `REVIEW_LINK_UNHEALTHY_AFTER` (5) failures in a row routing skips the link (the review
+         *     goes to the human) until a push or a call of the reviewer succeeds.
+         */
+        post: operations["adminCreateReviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/review-links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a review link (owner or admin); new reviews of its scope go to the human. */
+        delete: operations["adminDeleteReviewLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a review link (owner or admin); any subset of the create fields and `active`.
+         * @description The same checks as creation for what changes. A new `hmac_secret` replaces the old one. An
+         *     inactive link routes nothing (a project-wide link then covers its inbox, if any). Reviews
+         *     already routed keep their reviewer until they return to `needs_review`.
+         */
+        patch: operations["adminUpdateReviewLink"];
+        trace?: never;
+    };
+    "/v1/reviews/{review_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reviewer agent's decision on a review routed to it.
+         * @description `open` (needs_review → in_review), `approve` and `edit` (→ delivery with the composing
+         *     agent's inbox as sender; `edit` replaces `text` and/or `subject` and records the diff),
+         *     `reject` (optional `feedback`), `chat` (`message`), `hand_back` (in_review or chatting →
+         *     needs_review with `feedback` for the composer; each one is a hop, and at the link's
+         *     `max_hops` the review is routed to the human). `parent_revision`, when given, must be the
+         *     current revision (else `409 stale`). A review not routed to the caller's agent now
+         *     (another reviewer's, escalated or handed to the human, or not a review of the project) is
+         *     `404`. Conflicts follow the review 409 taxonomy (see `Review`), with the reviewer's verbs
+         *     as `allowed_action`. A call of the reviewer marks its links healthy again.
+         */
+        post: operations["decideReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviewer/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The work items routed to the caller's agent and waiting on it, oldest first.
+         * @description Reviews in `needs_review`, `in_review` or `chatting` routed to this reviewer agent, in the
+         *     order they were routed to it. Every transport keeps its items here, so a reviewer that was
+         *     offline drains its work on return. A call of the reviewer marks its links healthy again.
+         */
+        get: operations["getReviewerQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews/events": {
         parameters: {
             query?: never;
@@ -2131,6 +2249,95 @@ export interface components {
         ProblemTypeList: {
             data: components["schemas"]["ProblemType"][];
         };
+        ReviewLinkCreate: {
+            inbox_address?: string | null;
+            reviewer_agent_id: string;
+            /** @enum {string} */
+            transport?: "webhook" | "sse" | "websocket";
+            webhook_url?: string | null;
+            hmac_secret?: string;
+            escalate_after_s?: number;
+            max_hops?: number;
+            review_deadline_s?: number;
+        };
+        ReviewLinkUpdate: {
+            inbox_address?: string | null;
+            reviewer_agent_id?: string;
+            /** @enum {string} */
+            transport?: "webhook" | "sse" | "websocket";
+            webhook_url?: string | null;
+            hmac_secret?: string;
+            escalate_after_s?: number;
+            max_hops?: number;
+            review_deadline_s?: number;
+            active?: boolean;
+        };
+        /** @description A review link (contract, "Review link"); the secret is never echoed, `has_secret` says whether one is set. */
+        ReviewLink: {
+            id: string;
+            /** @description Empty for the project-wide scope. */
+            inbox_address: string;
+            reviewer_agent_id: string;
+            /** @enum {string} */
+            transport: "webhook" | "sse" | "websocket";
+            webhook_url: string | null;
+            has_secret: boolean;
+            escalate_after_s: number;
+            max_hops: number;
+            review_deadline_s: number;
+            active: boolean;
+            consec_failures: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ReviewLinkList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ReviewLink"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        /**
+         * @description A work item: what a reviewer agent decides on. The same body is pushed to a webhook link
+         *     (`X-Service-Event: reviewer.work`). `reason` says why it arrived (`created`, `revised`,
+         *     `handed_back`, `chat`; `queued` when read from the queue). `thread` holds the last five
+         *     messages of the thread a reply belongs to, oldest first; `feedback` every note, edit and
+         *     chat line so far; `allowed_actions` the reviewer's verbs now.
+         */
+        ReviewerWork: {
+            /** @enum {string} */
+            object: "reviewer_work";
+            review_id: string;
+            reason: string;
+            /** Format: date-time */
+            routed_at: string | null;
+            revision: number;
+            draft: Record<string, never>;
+            intent: Record<string, never> | null;
+            rules_version: number;
+            allowed_actions: components["schemas"]["ReviewAction"][];
+            review: components["schemas"]["Review"];
+            thread: {
+                id?: string;
+                direction?: string;
+                from?: components["schemas"]["Address"];
+                to?: components["schemas"]["Address"][];
+                subject?: string;
+                text?: string | null;
+                /** Format: date-time */
+                received_at?: string;
+            }[];
+            feedback: components["schemas"]["ReviewFeedback"][];
+        };
+        ReviewerWorkList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ReviewerWork"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         /** @enum {string} */
         ReviewState: "needs_review" | "in_review" | "chatting" | "approved" | "edited" | "rejected" | "sending_auto" | "sent" | "auto_sent" | "failed" | "cancelled";
         /** @enum {string} */
@@ -2154,8 +2361,10 @@ export interface components {
          *     to or forwarded), `send_needs_reconciliation`, `last_error` (of a failed or parked delivery),
          *     `cancel_reason` and `cancelled_by` (`composer`, `human` or `deadline`), and `draft.attachments`
          *     (name, type and size of each). `deadline_at` is set when `REVIEW_DEADLINE_SECONDS` is; at it
-         *     a live review is cancelled with reason `deadline_exceeded`. `route` is `human`: without a
-         *     review link every review goes to the human queue.
+         *     a live review is cancelled with reason `deadline_exceeded` (a review routed to a reviewer agent
+         *     has its link's `review_deadline_s`). `route` is `reviewer_agent` while a review link's
+         *     reviewer agent (`reviewer_agent_id`) has it, else `human`; `hops` counts its hand-backs,
+         *     and at `max_hops` the review goes to the human. Humans can decide whatever the route.
          */
         Review: {
             id: string;
@@ -2172,6 +2381,9 @@ export interface components {
             /** @enum {string} */
             route: "human" | "reviewer_agent";
             hops: number;
+            max_hops?: number;
+            /** @description The reviewer agent the review is routed to; null while routed to the human. */
+            reviewer_agent_id?: string | null;
             draft: {
                 to: components["schemas"]["Address"][];
                 cc: components["schemas"]["Address"][];
@@ -4116,6 +4328,199 @@ export interface operations {
                 };
             };
             401: components["responses"]["Problem"];
+        };
+    };
+    adminListReviewLinks: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLinkList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminCreateReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewLinkCreate"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLink"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminDeleteReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewLinkUpdate"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLink"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    decideReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "open" | "approve" | "reject" | "edit" | "chat" | "hand_back";
+                    parent_revision?: number;
+                    feedback?: string | null;
+                    text?: string;
+                    subject?: string;
+                    message?: string;
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    getReviewerQueue: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of work items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewerWorkList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
         };
     };
     listReviewEvents: {
