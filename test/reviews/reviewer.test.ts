@@ -276,3 +276,23 @@ test('an unhealthy link is skipped by routing, and recovers when its reviewer ca
   assert.equal(recovered.review.route, 'reviewer_agent');
   await receiver.next(recovered.review_id, 'created');
 });
+
+test('a refused push is retried on the webhook schedule; the success clears the link\'s failure count', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const reviewer = await reviewerAgent(svc, tenant);
+  const receiver = await workReceiver();
+  receiver.respond((index) => (index === 0 ? 503 : 200));
+  const link = await linkReviewer(svc, tenant, { inbox_address: agent.address, reviewer_agent_id: reviewer.agentId, webhook_url: receiver.url, hmac_secret: SECRET });
+  const id = (await agent.send(draft)).body.review_id;
+  await receiver.next(id, 'created');
+  const delivery = await waitFor(async () => {
+    const { rows } = await db.query(`SELECT id, status, attempts FROM review_link_deliveries WHERE link_id = $1`, [link.body.id]);
+    return rows[0]?.status === 'succeeded' ? rows[0] : null;
+  }, 'the retried push to succeed');
+  assert.equal(delivery.attempts, 2);
+  const attempts = await db.query('SELECT attempt, status_code FROM review_link_attempts WHERE delivery_id = $1 ORDER BY attempt', [delivery.id]);
+  assert.deepEqual(attempts.rows.map((r) => [r.attempt, r.status_code]), [[1, 503], [2, 200]]);
+  assert.equal(receiver.requests.length, 2);
+  const shown = await svc.api.get(`${A}/review-links`, tenant.consoleToken);
+  assert.equal(shown.body.data.find((l: any) => l.id === link.body.id).consec_failures, 0);
+});
