@@ -97,7 +97,9 @@ export const reviewerPushWorker: Worker<PushJob> = {
   name: REVIEWER_PUSH_QUEUE,
   // As webhook delivery: one attempt per job within the timeout; a job active after 60 s is a dead worker's.
   queue: { retryLimit: 10, retryDelay: 5, expireInSeconds: 60 },
-  concurrency: 8,
+  // Two at once, so one slow reviewer does not hold up the others; each poller costs a query every
+  // half second on the queue's small pool, so not more.
+  concurrency: 2,
   async perform(job, deps) {
     const d = await findLinkDelivery(deps.db, job.org_id, job.delivery_id);
     if (!d || d.status !== 'pending' || d.attempts >= job.attempt) return;

@@ -296,3 +296,37 @@ test('a refused push is retried on the webhook schedule; the success clears the 
   const shown = await svc.api.get(`${A}/review-links`, tenant.consoleToken);
   assert.equal(shown.body.data.find((l: any) => l.id === link.body.id).consec_failures, 0);
 });
+
+test('the reviewer\'s allowed_actions never lie: in each state a listed verb is taken and an unlisted one is 409', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const reviewer = await reviewerAgent(svc, tenant);
+  await linkReviewer(svc, tenant, { inbox_address: agent.address, reviewer_agent_id: reviewer.agentId, transport: 'websocket' });
+  const reach: Record<string, Array<Record<string, unknown>>> = {
+    needs_review: [],
+    in_review: [{ action: 'open' }],
+    chatting: [{ action: 'open' }, { action: 'chat', message: 'Which time zone?' }],
+  };
+  const bodies: Record<string, Record<string, unknown>> = {
+    open: { action: 'open' },
+    approve: { action: 'approve' },
+    edit: { action: 'edit', text: 'Edited.' },
+    reject: { action: 'reject', feedback: 'no' },
+    chat: { action: 'chat', message: 'A question.' },
+    hand_back: { action: 'hand_back', feedback: 'redo' },
+  };
+  for (const [state, steps] of Object.entries(reach)) {
+    for (const [verb, body] of Object.entries(bodies)) {
+      const id = (await agent.send(draft)).body.review_id;
+      for (const step of steps) assert.equal((await reviewer.decide(id, step)).status, 200);
+      const before = (await reviewer.queue()).body.data.find((w: any) => w.review_id === id);
+      assert.equal(before.review.state, state);
+      const r = await reviewer.decide(id, { ...body, parent_revision: 1 });
+      if (before.allowed_actions.includes(verb)) assert.equal(r.status, 200, `${verb} in ${state}: ${r.text}`);
+      else {
+        assert.equal(r.status, 409, `${verb} in ${state}`);
+        assert.deepEqual(r.body.errors.filter((e: any) => e.field === 'allowed_action').map((e: any) => e.code), before.allowed_actions);
+      }
+      await agent.api.post(`/v1/reviews/${id}/cancel`, {}, agent.key);
+    }
+  }
+});
