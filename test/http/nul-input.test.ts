@@ -4,12 +4,20 @@
 // here, so an operation added later is covered without a line more.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEFAULT_PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);
-const { agentKey } = await tenant.enroll('nul-prober');
+const prober = await tenant.enroll('nul-prober');
+// A key that also holds review:act, so the reviewer's operations reach their body checks too.
+const issued = await svc.api.post(
+  `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}/agents/${prober.agentId}/keys`,
+  { permissions: [...DEFAULT_PERMISSIONS, 'review:act'] },
+  tenant.consoleToken,
+);
+const agentKey: string = issued.body.key;
 const api = loadApiDocument();
 
 const tokenFor = (op: OperationSpec): string | undefined =>
