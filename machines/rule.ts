@@ -4,7 +4,7 @@
 // lineage, and the revision it replaces moves to `superseded` in the same transaction. The
 // machine only decides the status and names the effects (an event-log row, a raise of the rules
 // high-water); the runner performs them. Nothing here reads a clock or mints an id.
-import { assertEvent, assign, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 
 /** Bump when a state is renamed or removed: a stored snapshot of an unknown state throws on restore. */
@@ -22,13 +22,24 @@ export interface RuleContext {
 
 export type RuleEvent =
   /** A new revision: an agent's proposal lands `proposed`; a human's rule may start `active`. */
-  | { type: 'create'; author_kind: RuleAuthorKind; status: 'proposed' | 'active'; restores?: boolean }
+  | {
+      type: 'create';
+      author_kind: RuleAuthorKind;
+      status: 'proposed' | 'active';
+      /** The revision brings back an earlier version (an undo): emits `rule.undone`. */
+      restores?: boolean;
+      /**
+       * It replaces an active revision, superseded in the same transaction: that supersede raises
+       * the high-water, so one edit raises it once.
+       */
+      replaces_active?: boolean;
+    }
   /** Only a human activates a rule. */
   | { type: 'activate' }
   /** A newer revision of the same lineage was written. */
   | { type: 'supersede'; by_id: string }
-  /** Withdrawn when active, declined when proposed. */
-  | { type: 'retire' };
+  /** Withdrawn when active, declined when proposed; `undo` when it undoes the rule's creation. */
+  | { type: 'retire'; undo?: boolean };
 
 export const RULE_VERBS = ['activate', 'supersede', 'retire'] as const;
 export type RuleVerb = (typeof RULE_VERBS)[number];
@@ -61,6 +72,11 @@ export const ruleMachine = setup({
       assertEvent(event, 'create');
       return { author_kind: event.author_kind };
     }),
+    announceCreate: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'create');
+      enqueue({ type: 'emitRuleEvent', params: { type: event.restores ? 'rule.undone' : 'rule.created' } });
+      if (event.status === 'active' && !event.replaces_active) enqueue({ type: 'raiseHighWater', params: {} });
+    }),
     acceptSupersede: assign(({ event }) => {
       assertEvent(event, 'supersede');
       return { superseded_by: event.by_id };
@@ -68,7 +84,7 @@ export const ruleMachine = setup({
   },
   guards: {
     startsActive: ({ event }) => event.type === 'create' && event.status === 'active',
-    restores: ({ event }) => event.type === 'create' && event.restores === true,
+    undoes: ({ event }) => event.type === 'retire' && event.undo === true,
   },
 }).createMachine({
   id: 'rule',
@@ -78,10 +94,8 @@ export const ruleMachine = setup({
     new: {
       on: {
         create: [
-          // An undo brings the prior version back as a new revision: that revision is the undo.
-          { guard: 'restores', target: 'active', actions: ['acceptCreate', emit('rule.undone'), raise] },
-          { guard: 'startsActive', target: 'active', actions: ['acceptCreate', emit('rule.created'), raise] },
-          { target: 'proposed', actions: ['acceptCreate', emit('rule.created')] },
+          { guard: 'startsActive', target: 'active', actions: ['acceptCreate', 'announceCreate'] },
+          { target: 'proposed', actions: ['acceptCreate', 'announceCreate'] },
         ],
       },
     },
@@ -90,13 +104,16 @@ export const ruleMachine = setup({
       on: {
         activate: { target: 'active', actions: [raise] },
         supersede: { target: 'superseded', actions: ['acceptSupersede', emit('rule.superseded')] },
-        retire: { target: 'retired' },
+        retire: [{ guard: 'undoes', target: 'retired', actions: [emit('rule.undone')] }, { target: 'retired' }],
       },
     },
     active: {
       on: {
         supersede: { target: 'superseded', actions: ['acceptSupersede', emit('rule.superseded'), raise] },
-        retire: { target: 'retired', actions: [raise] },
+        retire: [
+          { guard: 'undoes', target: 'retired', actions: [emit('rule.undone'), raise] },
+          { target: 'retired', actions: [raise] },
+        ],
       },
     },
     superseded: { type: 'final' },

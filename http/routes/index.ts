@@ -2,6 +2,7 @@
 import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
+import { adminRuleRoutes } from './admin-rules.ts';
 import { contactRoutes } from './contacts.ts';
 import { docsRoutes } from './docs.ts';
 import { enrollmentRoutes } from './enrollment.ts';
@@ -19,7 +20,7 @@ import { unsubscribeRoutes } from './unsubscribe.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
-  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes];
+  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

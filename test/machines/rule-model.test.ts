@@ -11,13 +11,16 @@ const creates: RuleEvent[] = [
   { type: 'create', author_kind: 'agent', status: 'proposed' },
   { type: 'create', author_kind: 'human', status: 'active' },
   { type: 'create', author_kind: 'human', status: 'active', restores: true },
+  { type: 'create', author_kind: 'human', status: 'proposed', restores: true },
+  { type: 'create', author_kind: 'human', status: 'active', replaces_active: true },
 ];
 const verbEvent: Record<RuleVerb, RuleEvent> = {
   activate: { type: 'activate' },
   supersede: { type: 'supersede', by_id: 'rule_next' },
   retire: { type: 'retire' },
 };
-const allEvents = (): RuleEvent[] => [...creates, ...RULE_VERBS.map((v) => verbEvent[v])];
+const undoRetire: RuleEvent = { type: 'retire', undo: true };
+const allEvents = (): RuleEvent[] => [...creates, ...RULE_VERBS.map((v) => verbEvent[v]), undoRetire];
 
 const paths = getShortestPaths(ruleMachine, { events: allEvents, serializeState: (s) => String(s.value) });
 const reached = new Map<RuleState, RuleSnapshot>();
@@ -63,10 +66,29 @@ describe('rule machine model', () => {
     assert.ok(!actionsOf(start, creates[0]!).some((a) => a.type === 'raiseHighWater'));
   });
 
-  it('a restore revision emits rule.undone, not rule.created', () => {
+  const emitted = (s: RuleSnapshot, e: RuleEvent) => actionsOf(s, e).filter((a) => a.type === 'emitRuleEvent').map((a) => (a.params as { type: string }).type);
+
+  it('a restore revision emits rule.undone, not rule.created, and keeps the restored status', () => {
     const start = initialTransition(ruleMachine)[0];
-    const types = actionsOf(start, creates[2]!).filter((a) => a.type === 'emitRuleEvent').map((a) => (a.params as { type: string }).type);
-    assert.deepEqual(types, ['rule.undone']);
+    assert.deepEqual(emitted(start, creates[2]!), ['rule.undone']);
+    assert.equal(transition(ruleMachine, start, creates[2]!)[0].value, 'active');
+    assert.deepEqual(emitted(start, creates[3]!), ['rule.undone']);
+    assert.equal(transition(ruleMachine, start, creates[3]!)[0].value, 'proposed');
+  });
+
+  it('retiring as the undo of a creation emits rule.undone; a plain retire emits no rule event', () => {
+    for (const state of ['proposed', 'active'] as const) {
+      assert.deepEqual(emitted(reached.get(state)!, undoRetire), ['rule.undone']);
+      assert.deepEqual(emitted(reached.get(state)!, verbEvent.retire), []);
+      assert.equal(transition(ruleMachine, reached.get(state)!, undoRetire)[0].value, 'retired');
+    }
+  });
+
+  it('a revision replacing an active one leaves the raise to that one\'s supersede: one edit, one raise', () => {
+    const start = initialTransition(ruleMachine)[0];
+    assert.equal(transition(ruleMachine, start, creates[4]!)[0].value, 'active');
+    assert.ok(!actionsOf(start, creates[4]!).some((a) => a.type === 'raiseHighWater'));
+    assert.deepEqual(emitted(start, creates[4]!), ['rule.created']);
   });
 
   it('only a change to an active rule raises the high-water', () => {
