@@ -163,6 +163,292 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Rule revisions of the project, newest first.
+         * @description Every revision, superseded and retired ones included; filter by `status` or `lineage_id`. At most 1000.
+         */
+        get: operations["adminListRules"];
+        put?: never;
+        /**
+         * Write a rule in the project.
+         * @description A new lineage at `rev` 1, `author_kind` `human`, `active` unless `status` is `proposed`. Audited. Emits `rule.created`; an active rule raises the rules high-water of every project it applies to.
+         */
+        post: operations["adminCreateRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules/{rule_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit a rule: a new revision of its lineage.
+         * @description Rules are append-only: the edit is a new revision (`rev` + 1, same `lineage_id`, `supersedes_id` the edited one) with the same status, and the edited revision becomes `superseded` (`rule.superseded`). Omitted fields keep their values. Only the newest revision of a lineage can be edited (`409 stale` otherwise); a retired rule is `409 conflict`.
+         */
+        post: operations["adminReviseRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules/{rule_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a proposed rule.
+         * @description Only a human activates a rule. `proposed` → `active`; raises the rules high-water. Any other status is `409 conflict` with `status` and the legal `allowed_action` entries in `errors[]`.
+         */
+        post: operations["adminActivateRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules/{rule_id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a rule, or decline a proposal.
+         * @description `active` or `proposed` → `retired`; retiring an active rule raises the rules high-water. Any other status is `409 conflict`.
+         */
+        post: operations["adminRetireRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Human changes to the rules here, newest first.
+         * @description One row per human change (create, revise, activate, retire, undo) with the rule before and after. At most `limit` rows (default 50, at most 100).
+         */
+        get: operations["adminListRuleAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/rules/audit/{udo_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                udo_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a human rule change.
+         * @description The version recorded as `before` comes back as a forward restore revision of the lineage (with the status it had), or, when the row recorded a creation, the rule is retired. Emits `rule.undone`; the audit row is marked undone (`undone_at`, `undone_by`), and undoing it again is `409 conflict`. The undo is itself audited.
+         */
+        post: operations["adminUndoRuleChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Rule revisions of the org layer (inherited by every project of the org), newest first.
+         * @description Every revision, superseded and retired ones included; filter by `status` or `lineage_id`. At most 1000.
+         */
+        get: operations["adminListOrgRules"];
+        put?: never;
+        /**
+         * Write a rule in the org layer (inherited by every project of the org).
+         * @description A new lineage at `rev` 1, `author_kind` `human`, `active` unless `status` is `proposed`. Audited. Emits `rule.created`; an active rule raises the rules high-water of every project it applies to.
+         */
+        post: operations["adminCreateOrgRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules/{rule_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit a rule: a new revision of its lineage.
+         * @description Rules are append-only: the edit is a new revision (`rev` + 1, same `lineage_id`, `supersedes_id` the edited one) with the same status, and the edited revision becomes `superseded` (`rule.superseded`). Omitted fields keep their values. Only the newest revision of a lineage can be edited (`409 stale` otherwise); a retired rule is `409 conflict`.
+         */
+        post: operations["adminReviseOrgRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules/{rule_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a proposed rule.
+         * @description Only a human activates a rule. `proposed` → `active`; raises the rules high-water. Any other status is `409 conflict` with `status` and the legal `allowed_action` entries in `errors[]`.
+         */
+        post: operations["adminActivateOrgRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules/{rule_id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a rule, or decline a proposal.
+         * @description `active` or `proposed` → `retired`; retiring an active rule raises the rules high-water. Any other status is `409 conflict`.
+         */
+        post: operations["adminRetireOrgRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Human changes to the rules here, newest first.
+         * @description One row per human change (create, revise, activate, retire, undo) with the rule before and after. At most `limit` rows (default 50, at most 100).
+         */
+        get: operations["adminListOrgRuleAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/rules/audit/{udo_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                udo_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a human rule change.
+         * @description The version recorded as `before` comes back as a forward restore revision of the lineage (with the status it had), or, when the row recorded a creation, the rule is retired. Emits `rule.undone`; the audit row is marked undone (`undone_at`, `undone_by`), and undoing it again is `409 conflict`. The undo is itself audited.
+         */
+        post: operations["adminUndoOrgRuleChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs": {
         parameters: {
             query?: never;
@@ -1938,6 +2224,103 @@ export interface components {
             }[];
             allowed_actions: string[];
         };
+        RuleCreate: {
+            /** @description At most 2000 characters. */
+            rule_text: string;
+            /**
+             * @description Default `general`.
+             * @enum {string}
+             */
+            scope?: "general" | "category";
+            /** @description Required when `scope` is `category`, and only then. */
+            category_id?: string | null;
+            /** @description A per-agent override: the rule applies to this agent only. */
+            scope_agent_id?: string | null;
+            /**
+             * @description Default `soft`; a hard rule is not overridden by any lower rule.
+             * @enum {string}
+             */
+            kind?: "soft" | "hard";
+            /** @description Default 0; higher first within a rung of the ladder. */
+            priority?: number;
+            /**
+             * @description Default `active`.
+             * @enum {string}
+             */
+            status?: "proposed" | "active";
+        };
+        RuleRevise: {
+            /** @description At most 2000 characters. */
+            rule_text?: string;
+            /**
+             * @description Default `general`.
+             * @enum {string}
+             */
+            scope?: "general" | "category";
+            /** @description Required when `scope` is `category`, and only then. */
+            category_id?: string | null;
+            /** @description A per-agent override: the rule applies to this agent only. */
+            scope_agent_id?: string | null;
+            /**
+             * @description Default `soft`; a hard rule is not overridden by any lower rule.
+             * @enum {string}
+             */
+            kind?: "soft" | "hard";
+            /** @description Default 0; higher first within a rung of the ladder. */
+            priority?: number;
+        };
+        Rule: {
+            /** @description `rule_...` */
+            id: string;
+            /** @enum {string} */
+            rule_layer: "org" | "project";
+            org_id: string;
+            /** @description Empty for an org-layer rule. */
+            project_id: string;
+            /** @description `rln_...`, stable across revisions. */
+            lineage_id: string;
+            rev: number;
+            /** @enum {string} */
+            scope: "general" | "category";
+            category_id?: string | null;
+            scope_agent_id?: string | null;
+            rule_text: string;
+            /** @enum {string} */
+            kind: "soft" | "hard";
+            priority: number;
+            /** @enum {string} */
+            status: "proposed" | "active" | "superseded" | "retired";
+            supersedes_id?: string | null;
+            /** @enum {string} */
+            author_kind: "agent" | "human";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RuleList: {
+            data: components["schemas"]["Rule"][];
+        };
+        RuleAudit: {
+            /** @description `udo_...`, the id to undo. */
+            id: string;
+            lineage_id: string;
+            /** @enum {string} */
+            action: "create" | "revise" | "activate" | "retire" | "undo";
+            /** @description The rule before the change; null for a creation. */
+            before: components["schemas"]["Rule"] | null;
+            after: components["schemas"]["Rule"];
+            actor_email: string | null;
+            /** Format: date-time */
+            undone_at: string | null;
+            /** @description The audit row of the undo. */
+            undone_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        RuleAuditList: {
+            data: components["schemas"]["RuleAudit"][];
+        };
         Org: {
             id: string;
             name: string;
@@ -2968,6 +3351,413 @@ export interface operations {
             };
             401: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+        };
+    };
+    adminListRules: {
+        parameters: {
+            query?: {
+                status?: "proposed" | "active" | "superseded" | "retired";
+                lineage_id?: string;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminCreateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminReviseRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleRevise"];
+            };
+        };
+        responses: {
+            /** @description The new revision. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminActivateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminRetireRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminListRuleAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleAuditList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUndoRuleChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                udo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminListOrgRules: {
+        parameters: {
+            query?: {
+                status?: "proposed" | "active" | "superseded" | "retired";
+                lineage_id?: string;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminCreateOrgRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminReviseOrgRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleRevise"];
+            };
+        };
+        responses: {
+            /** @description The new revision. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminActivateOrgRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminRetireOrgRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminListOrgRuleAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleAuditList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUndoOrgRuleChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                udo_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
         };
     };
     adminCreateOrg: {
