@@ -20,7 +20,9 @@ import { newId } from '../storage/ids.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
 import {
   findRule,
+  highWater,
   insertAudit,
+  ladder,
   insertRule,
   lockAudit,
   lockLineageHead,
@@ -333,4 +335,30 @@ export async function undoRuleChange(deps: Deps, home: RuleHome, udoId: string, 
     await markUndone(tx, home.org_id, row.id, undo.id);
     return restored;
   });
+}
+
+// ---- The agent's side
+
+/** The project whose rules apply to an agent: its key's project, or for an org-ceiling key the agent's own. */
+export async function agentProject(db: Pool, who: { org_id: string; project_id: string | null; agent_id: string }): Promise<string> {
+  if (who.project_id) return who.project_id;
+  const agent = await findAgentInOrg(db, who.org_id, who.agent_id);
+  if (!agent) throw notFound('agent');
+  return agent.project_id;
+}
+
+/**
+ * The ordered ladder that applies to the agent (hard first; project and per-agent over org; by
+ * priority) and the project's rules high-water. Both are read in one snapshot, so the
+ * `rules_version` answered is the one the ladder was at.
+ */
+export async function rulesFor(db: Pool, q: { org_id: string; project_id: string; agent_id: string; category_id: string | null }) {
+  return withTransaction(
+    db,
+    async (tx) => {
+      const rules = await ladder(tx, q);
+      return { rules_version: await highWater(tx, q.org_id, q.project_id), data: rules.map(ruleView) };
+    },
+    'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  );
 }

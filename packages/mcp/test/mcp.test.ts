@@ -62,7 +62,7 @@ test('tools/list over Streamable HTTP names every contract tool, each with a val
   const names = tools.map((t) => t.name);
   for (const name of CONTRACT_TOOLS) assert.ok(names.includes(name), `tool ${name}`);
   // The contract's two remaining tools wait for their verbs; they are listed, not silently missing.
-  assert.deepEqual(Object.keys(PENDING_TOOLS).sort(), ['get_rules', 'list_categories']);
+  assert.deepEqual(Object.keys(PENDING_TOOLS).sort(), ['list_categories']);
   for (const name of Object.keys(PENDING_TOOLS)) assert.ok(!names.includes(name));
   const ajv = new Ajv({ strict: false });
   for (const t of tools) {

@@ -1199,6 +1199,84 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "client_id": "body"
     }
   },
+  "getRules": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "category_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      }
+    },
+    "where": {
+      "category_id": "query"
+    }
+  },
+  "proposeRule": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "rule_text": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "At most 2000 characters."
+        },
+        "scope": {
+          "type": "string",
+          "enum": [
+            "general",
+            "category"
+          ],
+          "description": "Default `general`."
+        },
+        "category_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "Required when `scope` is `category`",
+          "and only then.": null
+        },
+        "scope_agent_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 200,
+          "description": "A per-agent rule."
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "soft",
+            "hard"
+          ],
+          "description": "Default `soft`."
+        },
+        "priority": {
+          "type": "integer",
+          "minimum": -1000000,
+          "maximum": 1000000,
+          "description": "Default 0."
+        }
+      },
+      "required": [
+        "rule_text"
+      ]
+    },
+    "where": {
+      "rule_text": "body",
+      "scope": "body",
+      "category_id": "body",
+      "scope_agent_id": "body",
+      "kind": "body",
+      "priority": "body"
+    }
+  },
   "sendEmail": {
     "schema": {
       "type": "object",

@@ -177,6 +177,16 @@ export abstract class GeneratedMethods {
     return this.call('chatReview', { review_id }, body, undefined, 'json', options);
   }
 
+  /** The writing rules that apply to this agent, in ladder order, and the rules high-water. (GET /v1/rules) */
+  getRules(query?: T.QueryOf<'getRules'>, options?: T.CallOptions): Promise<T.ResponseOf<'getRules'>> {
+    return this.call('getRules', {}, undefined, query, 'json', options);
+  }
+
+  /** Propose a writing rule; a human activates it. (POST /v1/rules) */
+  proposeRule(body: T.BodyOf<'proposeRule'>, options?: T.CallOptions): Promise<T.ResponseOf<'proposeRule'>> {
+    return this.call('proposeRule', {}, body, undefined, 'json', options);
+  }
+
   /** Send a new message through the Review Loop. (POST /v1/inboxes/{inbox_id}/send) */
   sendEmail(inbox_id: string, body: T.BodyOf<'sendEmail'>, options?: T.CallOptions): Promise<T.ResponseOf<'sendEmail'>> {
     return this.call('sendEmail', { inbox_id }, body, undefined, 'json', options);

@@ -34,6 +34,8 @@ export const OPERATIONS = {
   restampReview: { method: 'POST', path: '/v1/reviews/{review_id}/restamp' },
   reviseReview: { method: 'POST', path: '/v1/reviews/{review_id}/revisions' },
   chatReview: { method: 'POST', path: '/v1/reviews/{review_id}/chat' },
+  getRules: { method: 'GET', path: '/v1/rules' },
+  proposeRule: { method: 'POST', path: '/v1/rules' },
   sendEmail: { method: 'POST', path: '/v1/inboxes/{inbox_id}/send' },
   replyEmail: { method: 'POST', path: '/v1/inboxes/{inbox_id}/reply' },
   forwardEmail: { method: 'POST', path: '/v1/inboxes/{inbox_id}/messages/{message_id}/forward' },

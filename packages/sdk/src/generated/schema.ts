@@ -1724,6 +1724,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The writing rules that apply to this agent, in ladder order, and the rules high-water.
+         * @description Active rules only, ordered as the agent should weigh them: `hard` rules first (no lower rule
+         *     overrides them); then project and per-agent rules over org-layer rules (a rule for this
+         *     agent over a rule for all agents); then by `priority`, highest first. Without
+         *     `category_id` the general rules apply; with it, that category's rules join them.
+         *     `rules_version` is the project's rules high-water: every change to an active rule that
+         *     applies here raises it. Send it as `rules_version` when revising a draft; a revise built
+         *     against an older high-water is `409 born_stale`.
+         */
+        get: operations["getRules"];
+        put?: never;
+        /**
+         * Propose a writing rule; a human activates it.
+         * @description The rule lands `proposed` with `author_kind` `agent` in this project and is not in the
+         *     ladder until a human activates it in the console. `rule_text` is at most 2000 characters;
+         *     `category_id` is set only with `scope` `category`; `scope_agent_id` makes it a per-agent
+         *     rule. Emits `rule.created`.
+         */
+        post: operations["proposeRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxes/{inbox_id}/send": {
         parameters: {
             query?: never;
@@ -2869,6 +2902,31 @@ export interface components {
         ReviewCursor: {
             review_id: string;
             through_seq: number;
+        };
+        RuleLadder: {
+            /** @description The project's rules high-water. */
+            rules_version: number;
+            data: components["schemas"]["Rule"][];
+        };
+        RuleProposal: {
+            /** @description At most 2000 characters. */
+            rule_text: string;
+            /**
+             * @description Default `general`.
+             * @enum {string}
+             */
+            scope?: "general" | "category";
+            /** @description Required when `scope` is `category` */
+            category_id?: string | null;
+            /** @description A per-agent rule. */
+            scope_agent_id?: string | null;
+            /**
+             * @description Default `soft`.
+             * @enum {string}
+             */
+            kind?: "soft" | "hard";
+            /** @description Default 0. */
+            priority?: number;
         };
         /**
          * @description One string (`a@x.example`, `"Dana" <dana@acme.example>` or several separated by commas), or
@@ -5727,6 +5785,58 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    getRules: {
+        parameters: {
+            query?: {
+                category_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ladder. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleLadder"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    proposeRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleProposal"];
+            };
+        };
+        responses: {
+            /** @description The proposed rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
         };
     };
     sendEmail: {
