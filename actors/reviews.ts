@@ -21,6 +21,7 @@ import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
+import { highWater } from '../storage/rules.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
@@ -38,7 +39,8 @@ export const RECONCILE_QUEUE = 'review-reconcile';
 export const REVIEWER_PUSH_QUEUE = 'reviewer-push';
 
 /** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
-export const CURRENT_RULES_VERSION = 0;
+/** The rules high-water a draft of this project is composed under now (0 before any rule). */
+export const currentRulesVersion = (db: Executor, r: { org_id: string; project_id: string }): Promise<number> => highWater(db, r.org_id, r.project_id);
 
 const TERMINAL_OUTCOME: Record<string, 'sent' | 'cancelled'> = { sent: 'sent', auto_sent: 'sent', cancelled: 'cancelled' };
 
@@ -399,7 +401,11 @@ export const composer = {
   },
 
   restamp(s: ReviewServices, c: ComposerScope, id: string, parent_revision: number) {
-    return applyVerb(s, composerScope(c), id, 'restamp', () => ({ type: 'restamp', parent_revision, rules_version: CURRENT_RULES_VERSION }));
+    return applyVerb(s, composerScope(c), id, 'restamp', async (row, _snapshot, tx) => ({
+      type: 'restamp',
+      parent_revision,
+      rules_version: await currentRulesVersion(tx, row),
+    }));
   },
 
   chat(s: ReviewServices, c: ComposerScope, id: string, message: string, parent_revision?: number) {
@@ -420,6 +426,10 @@ export const composer = {
       // Only a revision the machine would accept is worth checking recipients for: a refused one
       // must answer with its 409 whatever its recipients.
       const probe: ReviewEvent = { type: 'revise', parent_revision: input.parent_revision };
+      // A redraft names the rules it was built against (by default, those of the draft it revises).
+      const rulesVersion = await currentRulesVersion(tx, row);
+      const builtAgainst = input.rules_version ?? snapshot.context.rules_version;
+      if (snapshot.can(probe) && builtAgainst < rulesVersion) throw bornStale(builtAgainst, rulesVersion);
       if ((input.to !== undefined || input.cc !== undefined) && snapshot.can(probe)) {
         const current = { to: (snapshot.context.draft.to as Recipient[]) ?? [], cc: (snapshot.context.draft.cc as Recipient[]) ?? [] };
         Object.assign(draft, await checkedRecipients(tx, row, input, current));
@@ -432,13 +442,24 @@ export const composer = {
         type: 'revise',
         reroute: routing.choice,
         parent_revision: input.parent_revision,
-        rules_version: input.rules_version ?? CURRENT_RULES_VERSION,
+        rules_version: rulesVersion,
         draft,
         ...(input.intent !== undefined ? { intent: input.intent as ReviewContext['intent'] & object } : {}),
       };
     });
   },
 };
+
+/**
+ * A redraft built against rules older than the project's high-water: nothing changes, and the
+ * current high-water is in `errors[]` (re-read the rules and resubmit, or restamp).
+ */
+function bornStale(builtAgainst: number, current: number): Problem {
+  return new Problem('born_stale', {
+    detail: `This redraft was built against rules version ${builtAgainst}; the rules are at version ${current}. Re-read them (get_rules) and resubmit with rules_version ${current}, or restamp the review if nothing needs to change.`,
+    errors: [{ field: 'rules_version', code: String(current), detail: String(current), value: current } as FieldError],
+  });
+}
 
 export type DecisionInput = {
   action: 'open' | 'approve' | 'reject' | 'edit' | 'chat' | 'cancel';

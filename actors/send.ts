@@ -30,7 +30,7 @@ import {
   type ReviewRow,
 } from '../storage/reviews.ts';
 import { findThread } from '../storage/threads.ts';
-import { CURRENT_RULES_VERSION, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
+import { currentRulesVersion, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
 
@@ -261,7 +261,8 @@ export async function submitSend(
     route: routing.choice.route,
     reviewer: routing.choice.route === 'reviewer_agent' ? routing.choice.reviewer : null,
     max_hops: routing.choice.route === 'reviewer_agent' ? routing.choice.max_hops : LINK_DEFAULTS.max_hops,
-    rules_version: CURRENT_RULES_VERSION,
+    // Stamped inside the transaction, with the project's rules high-water.
+    rules_version: 0,
     escalate_after_s: routing.choice.route === 'reviewer_agent' ? routing.choice.escalate_after_s : null,
     review_deadline_s: deadline,
   });
@@ -292,6 +293,7 @@ export async function submitSend(
       throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
     }
     await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
+    event.rules_version = await currentRulesVersion(tx, submission);
     const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event);
     const review: ReviewRow = {
       ...submission,

@@ -1659,6 +1659,11 @@ export interface paths {
          *     `review.needs_review`). New recipients pass the contact list and suppression checks of a
          *     send (`403 recipient_blocked`, `422 recipient_suppressed`); the recipient limit counts the
          *     recipients of the first submission. `body` is the deprecated alias of `text`.
+         *     `rules_version` names the rules high-water the redraft was built against (`GET /v1/rules`;
+         *     omitted, the draft's own). Older than the project's high-water is `409 born_stale`, with
+         *     the current high-water as the `rules_version` entry of `errors[]`, and nothing changes:
+         *     re-read the rules and resubmit, or restamp when nothing needs to change (at most once per
+         *     high-water). An accepted revision records the current high-water.
          */
         post: operations["reviseReview"];
         delete?: never;
