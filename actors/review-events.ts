@@ -2,7 +2,7 @@
 import { Problem } from '../machines/problems.ts';
 import type { Listener } from '../service/listener.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
-import { REVIEW_EVENTS_CHANNEL, ackReviewEvents, pendingReviewEvents, type Cursor, type ReviewEventRow } from '../storage/review-events.ts';
+import { REVIEW_EVENTS_CHANNEL, ackBroadcasts, ackReviewEvents, pendingReviewEvents, type Cursor, type ReviewEventRow } from '../storage/review-events.ts';
 import { ownedReviewIds } from '../storage/reviews.ts';
 
 /** Whose events: the composing agent, narrowed to one inbox for an inbox key. */
@@ -65,7 +65,7 @@ export async function waitForReviewEvents(
 }
 
 /** Moves the agent's cursors; a review it did not compose is 404 and nothing moves. */
-export async function ackEvents(db: Pool, who: ComposerReach, acks: Cursor[]): Promise<Cursor[]> {
+export async function ackEvents(db: Pool, who: ComposerReach, acks: Cursor[], broadcastIds: string[] = []): Promise<Cursor[]> {
   const ids = [...new Set(acks.map((a) => a.review_id))];
   return withTransaction(db, async (tx) => {
     const owned = new Set(await ownedReviewIds(tx, who, ids));
@@ -76,6 +76,7 @@ export async function ackEvents(db: Pool, who: ComposerReach, acks: Cursor[]): P
         errors: foreign.map((id) => ({ field: 'acks.review_id', code: 'not_found', detail: id })),
       });
     }
+    await ackBroadcasts(tx, who.org_id, who.agent_id, broadcastIds);
     return ackReviewEvents(tx, who.org_id, who.agent_id, acks);
   });
 }

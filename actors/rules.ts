@@ -34,6 +34,7 @@ import {
   type RuleRow,
 } from '../storage/rules.ts';
 import { listProjects } from '../storage/tenancy.ts';
+import { broadcastRuleChange } from '../storage/review-events.ts';
 import { publishEvent } from './events.ts';
 import { applyEventIn, createInstanceIn, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 import type { MachineRow } from '../storage/machines.ts';
@@ -97,9 +98,21 @@ async function performRuleAction(action: MachineAction, ctx: EffectContext): Pro
       await publishRuleEvent(ctx.tx, ctx.queue, rule, type);
       return;
     }
-    case 'raiseHighWater':
+    case 'raiseHighWater': {
       await raiseHighWater(ctx.tx, row.org_id, row.project_id);
+      // Every live draft the rule applies to learns that its rules moved on.
+      const rule = await findRule(ctx.tx, row.org_id, row.project_id, row.id);
+      if (!rule) throw new Error(`rule ${row.id} has a machine but no revision row`);
+      await broadcastRuleChange(ctx.tx, {
+        org_id: rule.org_id,
+        project_id: rule.project_id,
+        rule_id: rule.id,
+        scope_agent_id: rule.scope_agent_id,
+        category_id: rule.scope === 'category' ? rule.category_id : null,
+        broadcast_id: newId('brd'),
+      });
       return;
+    }
     default:
       return;
   }

@@ -113,3 +113,60 @@ export async function ackReviewEvents(tx: Executor, orgId: string, agentId: stri
   );
   return rows;
 }
+
+export type RuleChange = {
+  org_id: string;
+  /** '' for an org-layer rule: every project of the org. */
+  project_id: string;
+  rule_id: string;
+  scope_agent_id: string | null;
+  category_id: string | null;
+  broadcast_id: string;
+};
+
+/**
+ * Appends one `review.rule_changed` item to every live draft the changed rule applies to, in one
+ * statement however many drafts there are. The drafts' machine rows are locked first, so each
+ * item takes the next sequence of its review exactly as a transition would. Each item carries the
+ * draft's project's new rules high-water. Answers the agents to wake.
+ */
+export async function broadcastRuleChange(tx: Executor, c: RuleChange): Promise<string[]> {
+  const { rows } = await tx.query<{ agent_id: string }>({
+    name: 'review-events-rule-changed',
+    text: `WITH drafts AS (
+             SELECT m.org_id, m.project_id, m.id, m.agent_id, m.inbox_id, m.state, m.snapshot->'context' AS ctx
+               FROM machine_instances m
+              WHERE m.org_id = $1 AND m.kind = 'review' AND ($2 = '' OR m.project_id = $2)
+                AND m.state IN ('needs_review', 'in_review', 'chatting', 'rejected')
+                AND ($3::text IS NULL OR m.agent_id = $3)
+                AND ($4::text IS NULL OR m.snapshot->'context'->>'category_id' = $4)
+              ORDER BY m.id
+              FOR UPDATE),
+           items AS (
+             INSERT INTO review_events (org_id, project_id, review_id, seq, agent_id, inbox_id, type, state, from_state, category_id,
+                                        revision, effective_mode, extra, broadcast_id)
+             SELECT d.org_id, d.project_id, d.id,
+                    coalesce((SELECT max(e.seq) FROM review_events e WHERE e.org_id = d.org_id AND e.review_id = d.id), 0) + 1,
+                    d.agent_id, d.inbox_id, 'review.rule_changed', d.state, d.state, d.ctx->>'category_id',
+                    (d.ctx->>'revision')::int, d.ctx->>'effective_mode',
+                    jsonb_build_object('broadcast_id', $6::text, 'rule_id', $5::text,
+                                       'rules_version', coalesce(h.version, 0), 'draft_rules_version', (d.ctx->>'rules_version')::int),
+                    $6
+               FROM drafts d LEFT JOIN rules_high_water h ON h.org_id = d.org_id AND h.project_id = d.project_id
+             RETURNING agent_id)
+           SELECT DISTINCT agent_id FROM items`,
+    values: [c.org_id, c.project_id, c.scope_agent_id, c.category_id, c.rule_id, c.broadcast_id],
+  });
+  const agents = rows.map((r) => r.agent_id);
+  for (const agent of agents) await notifyOnCommit(tx, REVIEW_EVENTS_CHANNEL, `${c.org_id} ${agent}`);
+  return agents;
+}
+
+/** Acknowledges the agent's broadcast items by broadcast id; unknown ids change nothing. */
+export async function ackBroadcasts(tx: Executor, orgId: string, agentId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.query(
+    'UPDATE review_events SET acked = true WHERE org_id = $1 AND agent_id = $2 AND broadcast_id = ANY($3::text[]) AND NOT acked',
+    [orgId, agentId, ids],
+  );
+}

@@ -88,7 +88,7 @@ export function reviewRoutes(s: Services): RouteTable {
       ctx.body = { ...eventPage(rows, q.limit), timed_out };
     },
     ackReviewEvents: async (ctx) => {
-      const cursors = await ackEvents(s.db, reachOf(ctx), body(ctx).acks ?? []);
+      const cursors = await ackEvents(s.db, reachOf(ctx), body(ctx).acks ?? [], body(ctx).broadcast_ids ?? []);
       ctx.body = { cursors };
     },
     listReviews: async (ctx) => {

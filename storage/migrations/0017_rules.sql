@@ -55,3 +55,8 @@ CREATE TABLE rule_audit (
   PRIMARY KEY (org_id, id)
 );
 CREATE INDEX rule_audit_recent ON rule_audit (org_id, project_id, created_at DESC, id DESC);
+
+-- Broadcast items on the durable review event queue (review.rule_changed): one item per affected
+-- draft, all of one change sharing its broadcast_id, acknowledged by that id.
+ALTER TABLE review_events ADD COLUMN broadcast_id text;
+CREATE INDEX review_events_broadcast ON review_events (org_id, agent_id, broadcast_id) WHERE broadcast_id IS NOT NULL AND NOT acked;

@@ -303,6 +303,17 @@ test('GET retries a 429 after Retry-After and then succeeds; a send is never ret
   assert.equal(posts, 1 + 4, 'with an idempotency key it is retried like a GET');
 });
 
+test('writing rules through the SDK: propose a rule, read the ladder and the rules version', async () => {
+  const proposed: any = await client.proposeRule({ rule_text: 'Open with the customer\'s first name.' });
+  assert.equal(proposed.status, 'proposed');
+  assert.equal(proposed.author_kind, 'agent');
+  const activated = await svc.api.post(`${A}/rules/${proposed.id}/activate`, {}, tenant.consoleToken);
+  assert.equal(activated.status, 200, activated.text);
+  const rules: any = await client.getRules();
+  assert.ok(rules.data.some((r: any) => r.id === proposed.id));
+  assert.ok(rules.rules_version >= 1);
+});
+
 test('every generated method was exercised against the service', () => {
   const all = Object.keys(OPERATIONS) as OperationId[];
   assert.deepEqual(all.filter((id) => !called.has(id)), []);

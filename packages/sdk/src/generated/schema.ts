@@ -1518,8 +1518,11 @@ export interface paths {
          *     changes nothing; a sequence beyond the review's last event is clamped to it, so events
          *     that come later are never skipped. Returns the stored cursor of each acked review. A review
          *     the agent did not compose (or outside an inbox key's inbox) is `404` naming it, and nothing
-         *     is acknowledged. `broadcast_ids` is accepted for broadcast items (`review.rule_changed`,
-         *     `review.recheck_category`); none are produced in this version, so they are ignored.
+         *     is acknowledged. `broadcast_ids` acknowledges broadcast items by their `broadcast_id`: a
+         *     `review.rule_changed` item lands on every live draft (`needs_review`, `in_review`,
+         *     `chatting`, `rejected`) a changed active rule applies to, carrying `broadcast_id`,
+         *     `rule_id`, `rules_version` (the new high-water) and `draft_rules_version`. Unknown ids
+         *     change nothing.
          */
         post: operations["ackReviewEvents"];
         delete?: never;
