@@ -1238,8 +1238,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "null"
           ],
           "maxLength": 200,
-          "description": "Required when `scope` is `category`",
-          "and only then.": null
+          "description": "Required when `scope` is `category`, and only then."
         },
         "scope_agent_id": {
           "type": [

@@ -2924,7 +2924,7 @@ export interface components {
              * @enum {string}
              */
             scope?: "general" | "category";
-            /** @description Required when `scope` is `category` */
+            /** @description Required when `scope` is `category`, and only then. */
             category_id?: string | null;
             /** @description A per-agent rule. */
             scope_agent_id?: string | null;
