@@ -142,7 +142,8 @@ export async function signUp(deps: SignupDeps, input: SignupInput, clientIp: str
     throw new Problem('rate_limited', { detail: `Too many sign-ups: at most ${which}. Retry later.`, headers: { 'Retry-After': '3600' } });
   }
   const expires_at = new Date(now.getTime() + SIGNUP_CODE_TTL_SECONDS * 1000);
-  const issued = await withTransaction(deps.db, async (tx): Promise<Issued> => {
+  // Two first sign-ups of one address at once: the second finds the first's row on its retry.
+  const issued = await retryOnOpenSignupRace(() => withTransaction(deps.db, async (tx): Promise<Issued> => {
     const code = newCode();
     const open = await lockOpenSignupByEmail(tx, email);
     if (open) {
@@ -193,9 +194,19 @@ export async function signUp(deps: SignupDeps, input: SignupInput, clientIp: str
     });
     await createInstanceIn(tx, deps.queue, signupKind, { org_id: org.id, project_id: project.id, id, inbox_id: inbox.id, agent_id: agent.id }, ev({ type: 'request', ttl_s: SIGNUP_CODE_TTL_SECONDS }));
     return { row, created: true, code, address: inbox.address, raw: key.raw, expires_at };
-  });
+  }));
   await mailCode(deps, issued, now);
   return { created: issued.created, agent_id: issued.row.agent_id, inbox_address: issued.address, temporary_key: issued.raw, expires_at };
+}
+
+async function retryOnOpenSignupRace<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'signups_open_email') return fn();
+    throw err;
+  }
 }
 
 async function insertTemporaryKey(tx: pg.ClientBase, orgId: string, projectId: string, agentId: string, expires_at: Date) {

@@ -240,3 +240,11 @@ test('sign-up validates its body, naming the field', async () => {
   const code = await svc.api.post('/v1/agent/verify', { code: '12ab' }, 'pk_agent_x_y');
   assert.equal(code.status, 401, 'the key is checked first');
 });
+
+test('two first sign-ups of one address at once make one sign-up: one creates it, the other rotates it', async () => {
+  const email = newEmail();
+  const [a, b] = await Promise.all([svc.api.post('/v1/agent/sign-up', { email }), svc.api.post('/v1/agent/sign-up', { email })]);
+  assert.deepEqual([a.status, b.status].sort(), [200, 201]);
+  assert.equal(a.body.agent_id, b.body.agent_id);
+  assert.equal(await count('SELECT count(*)::int AS n FROM signups WHERE email = $1', [email.toLowerCase()]), 1);
+});
