@@ -5,12 +5,19 @@ import type { Executor } from '../storage/db.ts';
 import { findOutbox, listOutbox } from '../storage/review-deliveries.ts';
 import { reviewOrgOf } from '../storage/reviews.ts';
 import type { ReviewContext } from '../machines/review-request.ts';
+import { machineOrgOf } from '../storage/machines.ts';
 import { armedTimers, type ArmedTimer } from '../storage/review-links.ts';
 import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
+import { signupKind } from './signup.ts';
+import { ruleKind } from './rules.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 
 /** Every persisted machine kind, by the prefix of its ids. */
-const KINDS: Array<{ prefix: string; def: MachineKind }> = [{ prefix: 'rr_', def: reviewKind }];
+const KINDS: Array<{ prefix: string; def: MachineKind; orgOf(db: Executor, id: string): Promise<string | null> }> = [
+  { prefix: 'rr_', def: reviewKind, orgOf: reviewOrgOf },
+  { prefix: 'sgn_', def: signupKind, orgOf: (db, id) => machineOrgOf(db, 'signup', id) },
+  { prefix: 'rule_', def: ruleKind, orgOf: (db, id) => machineOrgOf(db, 'rule', id) },
+];
 
 export type ReviewRouting = {
   route: string;
@@ -24,7 +31,7 @@ export type ReviewRouting = {
 export async function machineSnapshot(db: Executor, id: string): Promise<(MachineDescription & Partial<ReviewRouting>) | null> {
   const kind = KINDS.find((k) => id.startsWith(k.prefix));
   if (!kind) return null;
-  const orgId = await reviewOrgOf(db, id);
+  const orgId = await kind.orgOf(db, id);
   const found = orgId ? await describeMachine(db, kind.def, orgId, id) : null;
   if (!found || kind.def !== reviewKind) return found;
   // Who has the review and what will wake it, at a glance beside the snapshot.

@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     usage: 'reconcile <review_id> --delivered|--failed [--reason R]',
     about: "resolve a send parked for reconciliation, after checking the relay's log",
   },
+  signup: {
+    usage: 'signup --enable|--disable\nsignup --status',
+    about: 'open or close self-signup for every process (SIGNUP_ENABLED is the default until set), or show it',
+  },
   mcp: {
     usage: 'mcp --stdio\nmcp --http [--port P]',
     about: 'the MCP server over stdio (AGENT_INBOX_URL, AGENT_INBOX_API_KEY), or as its own process over Streamable HTTP (default port 8081)',

@@ -5,6 +5,7 @@ import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
+import { signupGateOpen } from '../actors/signup.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 import { ConfigError, loadConfig, type Config } from '../service/config.ts';
@@ -16,6 +17,7 @@ import { ensureQueues } from '../service/workers.ts';
 import { createPool, type Pool } from '../storage/db.ts';
 import { takeOverStopSignals } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
+import { writeSignupGate } from '../storage/signups.ts';
 
 /** Operator commands say which database they work on, on stderr, so stdout stays the answer. */
 function announceDatabase(config: Config): void {
@@ -180,6 +182,17 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
         reconcileDelivery(deps, { review_id: id, outcome: values.delivered ? 'delivered' : 'failed', reason: values.reason }),
       );
       print(false, { review_id: id, ...out });
+      return 0;
+    }
+    case 'signup': {
+      const { values } = parseArgs({ args: rest, options: { enable: { type: 'boolean' }, disable: { type: 'boolean' }, status: { type: 'boolean' } } });
+      const chosen = [values.enable, values.disable, values.status].filter(Boolean).length;
+      if (chosen !== 1) throw new ConfigError('signup needs one of --enable, --disable or --status');
+      const enabled = await withDatabase(config, async (db) => {
+        if (!values.status) await writeSignupGate(db, values.enable === true);
+        return signupGateOpen({ db, config });
+      });
+      print(false, { signup: enabled ? 'enabled' : 'disabled' });
       return 0;
     }
     case 'mcp': {

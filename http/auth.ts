@@ -22,6 +22,8 @@ export type AgentAuth = {
   kind: 'agent' | 'temporary';
   permissions: string[];
   expires_at: Date | null;
+  /** A temporary sign-up key already revoked or expired, let through to the verify call only. */
+  spent?: { revoked: boolean; expired: boolean };
 };
 
 export type ConsoleAuth = ConsoleIdentity & { org_id: string | null; project_id: string | null; role: Role | null };
@@ -38,7 +40,12 @@ export function bearerToken(header: string | undefined): string | null {
 const DECOY = sha256('decoy');
 
 /** The key's authority, and its requests in the current rate window (this one counted). */
-export async function authenticateAgent(db: Executor, header: string | undefined, now: Date): Promise<{ auth: AgentAuth; window: WindowCounts }> {
+export async function authenticateAgent(
+  db: Executor,
+  header: string | undefined,
+  now: Date,
+  opts: { spentSignupKey?: boolean } = {},
+): Promise<{ auth: AgentAuth; window: WindowCounts }> {
   const raw = bearerToken(header);
   if (!raw) throw unauthorized('Send the agent key as "Authorization: Bearer pk_agent_...".');
   if (raw.startsWith('pk_enroll_')) {
@@ -50,8 +57,13 @@ export async function authenticateAgent(db: Executor, header: string | undefined
   const canonical = row && presented ? canonicalAgentKey(presented, row.ceiling) : null;
   const matches = matchesHash(canonical ?? raw, row && canonical ? row.key_hash : DECOY);
   if (!row || !canonical || !matches) throw unauthorized('The agent key is not valid.');
-  if (row.revoked_at) throw unauthorized('The agent key was revoked.');
-  if (row.expires_at && row.expires_at <= now) throw unauthorized('The agent key has expired.');
+  const revoked = row.revoked_at !== null;
+  const expired = row.expires_at !== null && row.expires_at <= now;
+  // The verify call answers a spent temporary key itself: a replay of the verification that
+  // spent it, or why it no longer works (expired, locked).
+  const spentAllowed = opts.spentSignupKey === true && row.kind === 'temporary';
+  if (revoked && !spentAllowed) throw unauthorized('The agent key was revoked.');
+  if (expired && !spentAllowed) throw unauthorized('The agent key has expired.');
   if (row.agent_status !== 'active') throw unauthorized('The agent of this key is disabled.');
   const auth: AgentAuth = {
     org_id: row.org_id,
@@ -63,11 +75,19 @@ export async function authenticateAgent(db: Executor, header: string | undefined
     kind: row.kind,
     permissions: row.permissions,
     expires_at: row.expires_at,
+    ...(revoked || expired ? { spent: { revoked, expired } } : {}),
   };
   return { auth, window: row.window ?? { current: 1, previous: 0, elapsed: 0 } };
 }
 
 export function requirePermission(auth: AgentAuth, accepted: string[]): void {
+  // A temporary sign-up key verifies its code and nothing else, even where any key would do.
+  if (auth.kind === 'temporary' && !accepted.includes('signup:verify')) {
+    throw new Problem('forbidden_scope', {
+      detail: 'A temporary sign-up key may only verify its code (POST /v1/agent/verify); use the agent key that verification returns.',
+      errors: [{ field: 'permission', code: 'missing', detail: accepted.join(' or ') || 'an agent key' }],
+    });
+  }
   if (!grantsAny(auth.permissions, accepted)) {
     throw new Problem('forbidden_scope', {
       detail: `This call needs the permission ${accepted.join(' or ')}, which the key does not hold.`,

@@ -33,6 +33,8 @@ export type OperationSpec = {
   streaming: boolean;
   /** The `include` paths the operation expands (`x-include`); none when it lists none. */
   includes: string[];
+  /** A revoked or expired temporary sign-up key is let through (`x-spent-signup-key`): the verify call answers it. */
+  spentSignupKey: boolean;
 };
 
 export type ApiDocument = { doc: Json; yaml: string; json: string; operations: OperationSpec[] };
@@ -108,6 +110,7 @@ export function operationsOf(doc: Json): OperationSpec[] {
         bodyRequired: op.requestBody?.required === true,
         streaming: op['x-streaming'] === true,
         includes: op['x-include'] ?? [],
+        spentSignupKey: op['x-spent-signup-key'] === true,
       });
     }
   }

@@ -53,7 +53,7 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
 function authenticate(op: OperationSpec, s: Services): Middleware {
   return async (ctx, next) => {
     if (op.plane === 'agent') {
-      const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now());
+      const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now(), { spentSignupKey: op.spentSignupKey });
       ctx.state.auth = auth;
       ctx.state.rateWindow = window;
       requirePermission(auth, op.permissions);

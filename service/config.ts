@@ -48,6 +48,15 @@ export type Config = {
   metricsPort: number | null;
   /** Consecutive failed pushes after which a review link is skipped by routing until it recovers. */
   reviewLinkUnhealthyAfter: number;
+  /** The signup gate until an operator sets it (`agent-inbox signup --enable|--disable`). */
+  signupEnabled: boolean;
+  /** Domain of self-signup inboxes. */
+  freeInboxDomain: string;
+  /** Sender of system mail (sign-up codes). */
+  systemFrom: string;
+  /** Sign-ups an hour per normalized email address, and per client address. */
+  signupLimitPerEmail: number;
+  signupLimitPerIp: number;
 };
 
 
@@ -179,6 +188,10 @@ export function loadConfig(env: Env = process.env): Config {
   if ((smtpTlsKey === null) !== (smtpTlsCert === null)) {
     throw new ConfigError('SMTP_TLS_KEY and SMTP_TLS_CERT must be set together');
   }
+  const freeInboxDomain = text(env, 'FREE_INBOX_DOMAIN', inboxDomain).toLowerCase();
+  if (!DOMAIN.test(freeInboxDomain)) throw new ConfigError(`FREE_INBOX_DOMAIN must be a domain name, got "${freeInboxDomain}"`);
+  const systemFrom = text(env, 'SYSTEM_FROM', `no-reply@${inboxDomain}`);
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(systemFrom)) throw new ConfigError(`SYSTEM_FROM must be an email address, got "${systemFrom}"`);
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -216,5 +229,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     metricsPort: optional(env, 'METRICS_PORT') === null ? null : port(env, 'METRICS_PORT', 0),
     reviewLinkUnhealthyAfter: positiveInt(env, 'REVIEW_LINK_UNHEALTHY_AFTER', 5),
+    signupEnabled: flag(env, 'SIGNUP_ENABLED'),
+    freeInboxDomain,
+    systemFrom,
+    signupLimitPerEmail: positiveInt(env, 'SIGNUP_LIMIT_PER_EMAIL', 5),
+    signupLimitPerIp: positiveInt(env, 'SIGNUP_LIMIT_PER_IP', 20),
   };
 }

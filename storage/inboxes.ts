@@ -13,6 +13,8 @@ export type InboxRow = {
   webhook_url: string | null;
   created_by: 'agent' | 'console';
   enrollment_token_id: string | null;
+  /** `pending`: a self-signup inbox whose code is not verified yet. */
+  status: 'active' | 'pending';
   created_at: Date;
 };
 
@@ -103,15 +105,19 @@ export async function countInboxesOfOrg(db: Executor, orgId: string): Promise<nu
 export type NewInbox = Pick<
   InboxRow,
   'org_id' | 'project_id' | 'id' | 'agent_id' | 'address' | 'domain' | 'display_name' | 'webhook_url' | 'created_by' | 'enrollment_token_id'
->;
+> & { status?: 'active' | 'pending' };
 
 /** Inserts the inbox; null when its address is taken. */
 export async function insertInbox(tx: Executor, i: NewInbox): Promise<InboxRow | null> {
   const { rows } = await tx.query<InboxRow>(
-    `INSERT INTO inboxes (org_id, project_id, id, agent_id, address, domain, display_name, webhook_url, created_by, enrollment_token_id)
-     VALUES ($1, $2, $3, $4, lower($5), lower($6), $7, $8, $9, $10)
+    `INSERT INTO inboxes (org_id, project_id, id, agent_id, address, domain, display_name, webhook_url, created_by, enrollment_token_id, status)
+     VALUES ($1, $2, $3, $4, lower($5), lower($6), $7, $8, $9, $10, $11)
      ON CONFLICT (address) DO NOTHING RETURNING *`,
-    [i.org_id, i.project_id, i.id, i.agent_id, i.address, i.domain, i.display_name, i.webhook_url, i.created_by, i.enrollment_token_id],
+    [i.org_id, i.project_id, i.id, i.agent_id, i.address, i.domain, i.display_name, i.webhook_url, i.created_by, i.enrollment_token_id, i.status ?? 'active'],
   );
   return rows[0] ?? null;
+}
+
+export async function activateInbox(db: Executor, orgId: string, id: string): Promise<void> {
+  await db.query("UPDATE inboxes SET status = 'active' WHERE org_id = $1 AND id = $2", [orgId, id]);
 }

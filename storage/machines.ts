@@ -95,3 +95,9 @@ export async function listTransitions(db: Executor, orgId: string, kind: string,
   );
   return rows;
 }
+
+/** The org of a machine instance, found by its kind and id alone (for operators). */
+export async function machineOrgOf(db: Executor, kind: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ org_id: string }>('SELECT org_id FROM machine_instances WHERE kind = $1 AND id = $2', [kind, id]);
+  return rows[0]?.org_id ?? null;
+}

@@ -92,7 +92,8 @@ export type OutboxRow = {
   org_id: string;
   project_id: string;
   id: string;
-  review_id: string;
+  /** null for system mail (a sign-up code), which no review sent. */
+  review_id: string | null;
   inbox_id: string;
   message_id: string;
   envelope_from: string;

@@ -1,8 +1,9 @@
 // Periodic clean-up of short-lived rows: idempotency records and inbound receipts after 24 hours,
-// old rate windows.
+// old rate windows and sign-up request counts.
 import { pruneIdempotencyKeys } from '../../storage/idempotency.ts';
 import { pruneReceipts } from '../../storage/inbound-receipts.ts';
 import { pruneRateWindows } from '../../storage/rate-limit.ts';
+import { pruneSignupRequests } from '../../storage/signups.ts';
 import type { Worker } from './worker.ts';
 
 export const maintenanceWorker: Worker = {
@@ -13,5 +14,6 @@ export const maintenanceWorker: Worker = {
     await pruneIdempotencyKeys(db, 24);
     await pruneRateWindows(db);
     await pruneReceipts(db);
+    await pruneSignupRequests(db);
   },
 };

@@ -3,6 +3,7 @@ import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
 import { reviewerPushWorker } from './reviewer-push.ts';
 import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
+import { signupExpiryWorker } from './signup-expiry.ts';
 import { webhookDeliveryWorker } from './webhook-delivery.ts';
 import type { Worker } from './worker.ts';
 
@@ -15,4 +16,5 @@ export const WORKERS: Worker<any>[] = [
   reviewDeadlineWorker,
   reviewReconcileWorker,
   reviewerPushWorker,
+  signupExpiryWorker,
 ];

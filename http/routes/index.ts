@@ -16,12 +16,14 @@ import { reviewRoutes } from './reviews.ts';
 import { reviewerRoutes } from './reviewer.ts';
 import { ruleRoutes } from './rules.ts';
 import { sendRoutes } from './send.ts';
+import { signupRoutes } from './signup.ts';
 import { threadRoutes } from './threads.ts';
 import { unsubscribeRoutes } from './unsubscribe.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
-  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes];
+  sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
+  signupRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

@@ -71,3 +71,22 @@ export async function composeMessage(m: OutboundMessage): Promise<Buffer> {
     composer.compile().build((err, message) => (err ? reject(err) : resolve(message)));
   });
 }
+
+/** A message the service itself sends (a sign-up code): plain text, no review, no unsubscribe. */
+export async function composeSystemMessage(m: { from: string; to: string; subject: string; text: string; message_id: string; date: Date }): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: m.from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    messageId: m.message_id,
+    date: m.date,
+    headers: { 'Auto-Submitted': 'auto-generated' },
+    xMailer: false,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return new Promise((resolve, reject) => {
+    composer.compile().build((err, message) => (err ? reject(err) : resolve(message)));
+  });
+}

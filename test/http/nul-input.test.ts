@@ -8,7 +8,7 @@ import { DEFAULT_PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
-const svc = await startTestService({ roles: ['api'] });
+const svc = await startTestService({ roles: ['api'], env: { SIGNUP_ENABLED: 'true' } });
 const tenant = await createTenant(svc);
 const prober = await tenant.enroll('nul-prober');
 // A key that also holds review:act, so the reviewer's operations reach their body checks too.
@@ -18,10 +18,12 @@ const issued = await svc.api.post(
   tenant.consoleToken,
 );
 const agentKey: string = issued.body.key;
+// The verify call takes only a temporary sign-up key (the code mail goes to the outbox).
+const { temporary_key: signupKey } = (await svc.api.post('/v1/agent/sign-up', { email: 'nul-prober@example.com' })).body;
 const api = loadApiDocument();
 
 const tokenFor = (op: OperationSpec): string | undefined =>
-  op.plane === 'agent' ? agentKey : op.plane === 'console' ? tenant.consoleToken : undefined;
+  op.plane === 'agent' ? (op.permissions.includes('signup:verify') ? signupKey : agentKey) : op.plane === 'console' ? tenant.consoleToken : undefined;
 
 // Path values that pass authentication, so the request reaches the body; the rest need not exist.
 function pathOf(op: OperationSpec, nulIn?: string): string {

@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { toMermaid } from '../../machines/mermaid.ts';
 import { reviewRequestMachine } from '../../machines/review-request.ts';
+import { ruleMachine } from '../../machines/rule.ts';
+import { signupMachine } from '../../machines/self-signup.ts';
 import { ConfigError } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
 import { logOutboundRoute } from '../../mail/outbound/relay.ts';
@@ -53,9 +55,10 @@ test('snapshot of a review routed to a reviewer agent shows its route, hops, rev
   ]);
 });
 
-test('machines --mermaid prints the review diagram generated from the machine', async () => {
+test('machines --mermaid prints the review, signup and rule diagrams generated from the machines', async () => {
   const { stdout } = await cli('machines', '--mermaid');
-  assert.equal(stdout, `%% review\n${toMermaid(reviewRequestMachine)}`);
+  assert.equal(stdout, `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}`);
+  assert.match(stdout, /pending_verification --> locked : wrong_code \[lastTry\]/);
   assert.match(stdout, /^stateDiagram-v2$/m);
   assert.match(stdout, /needs_review --> in_review : open \[mayDecide\]/);
   assert.match(stdout, /failed --> cancelled : cancel \[composerCancels\]/);

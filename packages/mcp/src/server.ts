@@ -47,6 +47,8 @@ export function errorResult(err: unknown): CallToolResult {
 export function createMcpServer(client: AgentInbox): Server {
   const server = new Server({ name: 'agent-inbox', version: CONTRACT_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  // Set when this server took the temporary key of its own sign_up, so verify_signup swaps it for the durable key.
+  let signingUp = false;
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) return { isError: true, content: [{ type: 'text', text: `No tool named ${request.params.name}.` }] };
@@ -57,6 +59,14 @@ export function createMcpServer(client: AgentInbox): Server {
       // A server started without a key (stdio, first run) carries on as the agent it just enrolled.
       if (tool.name === 'redeem_enrollment' && !client.transport.hasApiKey()) {
         client.transport.setApiKey((result as { agent_key: string }).agent_key);
+      }
+      if (tool.name === 'sign_up' && (signingUp || !client.transport.hasApiKey())) {
+        client.transport.setApiKey((result as { temporary_key: string }).temporary_key);
+        signingUp = true;
+      }
+      if (tool.name === 'verify_signup' && signingUp) {
+        client.transport.setApiKey((result as { agent_key: string }).agent_key);
+        signingUp = false;
       }
       return asText(result);
     } catch (err) {

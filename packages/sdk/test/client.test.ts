@@ -10,6 +10,7 @@ import { createTenant, startTestService } from '../../../test/helpers/service.ts
 import { sendMail } from '../../../test/helpers/mail.ts';
 import { startRelay } from '../../../test/reviews/relay.ts';
 import { waitFor } from '../../../test/helpers/wait.ts';
+import { writeSignupGate } from '../../../storage/signups.ts';
 
 const relay = await startRelay('accept');
 after(() => relay.close());
@@ -312,6 +313,23 @@ test('writing rules through the SDK: propose a rule, read the ladder and the rul
   const rules: any = await client.getRules();
   assert.ok(rules.data.some((r: any) => r.id === proposed.id));
   assert.ok(rules.rules_version >= 1);
+});
+
+test('self-signup: signupStatus, signUp refused while the gate is closed, then signUp and verifySignup with the mailed code', async () => {
+  assert.deepEqual(await anonymous.signupStatus(), { enabled: false });
+  const closed = await anonymous.signUp({ email: 'sdk-owner@people.example' }).catch((e) => e);
+  assert.ok(closed instanceof AgentInboxError);
+  assert.equal(closed.status, 403);
+  assert.equal(closed.code, 'signup_disabled');
+  await writeSignupGate(svc.services.db, true);
+  const signed = await anonymous.signUp({ email: 'sdk-owner@people.example', agent_handle: 'sdk-signup' });
+  const mail = await waitFor(() => relay.received.find((r) => r.to.includes('sdk-owner@people.example')), 'the code mail');
+  const code = /verification code is (\d{6})/.exec(mail.mail.text ?? '')![1]!;
+  const temporary = counted(new AgentInbox({ baseUrl: svc.url, apiKey: signed.temporary_key }));
+  const verified = await temporary.verifySignup({ code });
+  assert.equal(verified.inbox_address, signed.inbox_address);
+  const me = await new AgentInbox({ baseUrl: svc.url, apiKey: verified.agent_key }).whoami();
+  assert.equal(me.agent_id, signed.agent_id);
 });
 
 test('every generated method was exercised against the service', () => {

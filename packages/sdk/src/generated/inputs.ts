@@ -1820,6 +1820,61 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "client_id": "body"
     }
   },
+  "signupStatus": {
+    "schema": {
+      "type": "object",
+      "properties": {}
+    },
+    "where": {}
+  },
+  "signUp": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "email": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254
+        },
+        "agent_handle": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "pattern": "\\S"
+        },
+        "display_name": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "email"
+      ]
+    },
+    "where": {
+      "email": "body",
+      "agent_handle": "body",
+      "display_name": "body"
+    }
+  },
+  "verifySignup": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "code": {
+          "type": "string",
+          "pattern": "^[0-9]{6}$",
+          "description": "The 6 digits mailed."
+        }
+      },
+      "required": [
+        "code"
+      ]
+    },
+    "where": {
+      "code": "body"
+    }
+  },
   "listThreads": {
     "schema": {
       "type": "object",

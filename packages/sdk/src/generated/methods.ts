@@ -202,6 +202,21 @@ export abstract class GeneratedMethods {
     return this.call('forwardEmail', { inbox_id, message_id }, body, undefined, 'json', options);
   }
 
+  /** Whether self-signup is open. (GET /v1/signup-status) */
+  signupStatus(options?: T.CallOptions): Promise<T.ResponseOf<'signupStatus'>> {
+    return this.call('signupStatus', {}, undefined, undefined, 'json', options);
+  }
+
+  /** Sign up for an inbox with an email address; a code is mailed there. (POST /v1/agent/sign-up) */
+  signUp(body: T.BodyOf<'signUp'>, options?: T.CallOptions): Promise<T.ResponseOf<'signUp'>> {
+    return this.call('signUp', {}, body, undefined, 'json', options);
+  }
+
+  /** Trade the mailed code for the durable agent key. (POST /v1/agent/verify) */
+  verifySignup(body: T.BodyOf<'verifySignup'>, options?: T.CallOptions): Promise<T.ResponseOf<'verifySignup'>> {
+    return this.call('verifySignup', {}, body, undefined, 'json', options);
+  }
+
   /** Threads of the inbox, most recently active first. (GET /v1/inboxes/{inbox_id}/threads) */
   listThreads(inbox_id: string, query?: T.QueryOf<'listThreads'>, options?: T.CallOptions): Promise<T.ResponseOf<'listThreads'>> {
     return this.call('listThreads', { inbox_id }, undefined, query, 'json', options);

@@ -1897,6 +1897,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/signup-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether self-signup is open.
+         * @description The signup gate. Operators open and close it with `agent-inbox signup --enable|--disable`;
+         *     until they do, `SIGNUP_ENABLED` (default false) decides. When the gate cannot be read (a
+         *     database error) the answer is `503` with `error` `signup_gate_unavailable` in the legacy
+         *     envelope and `Retry-After`: sign-up stays closed until it can be read.
+         */
+        get: operations["signupStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up for an inbox with an email address; a code is mailed there.
+         * @description With the gate open: creates an org and a project on the default plan (`DEFAULT_PLAN`), an
+         *     agent (`agent_handle`, default `agent`), a pending inbox on `FREE_INBOX_DOMAIN` (default
+         *     `INBOX_DOMAIN`) and a temporary key that holds only `signup:verify` and expires with the
+         *     code. A 6-digit code, valid 15 minutes, is mailed to `email` from `SYSTEM_FROM` (default
+         *     `no-reply@<INBOX_DOMAIN>`) by the route approved mail takes: internal delivery when the
+         *     address is hosted here, else the `SMTP_URL` relay, else the local outbox. It is never in a
+         *     response or a log line, and is stored only as a keyed hash. `201` for a new sign-up.
+         *
+         *     Signing up again with the same email (compared trimmed and lower-cased) while it is not
+         *     verified answers `200` for the same agent and inbox with a new temporary key and a new
+         *     code: the old key is revoked (`401`) and the old code no longer works. This also restarts
+         *     a sign-up whose code expired or was locked by wrong tries.
+         *
+         *     Errors: gate closed, `403` legacy `signup_disabled`, nothing created; gate unreadable,
+         *     `503` legacy `signup_gate_unavailable` with `Retry-After`; the mail could not be handed to
+         *     the relay, `502` legacy `otp_send_failed`, the sign-up stays pending (sign up again to send
+         *     a new code). At most 5 sign-ups an hour per email address (`SIGNUP_LIMIT_PER_EMAIL`) and 20
+         *     an hour per client address (`SIGNUP_LIMIT_PER_IP`); over either, `429 rate_limited` with
+         *     `Retry-After`.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the mailed code for the durable agent key.
+         * @description Called with the temporary key of `POST /v1/agent/sign-up`. The right code, in one
+         *     transaction, revokes the temporary key, issues the durable project key (default
+         *     permissions), activates the inbox and answers `{agent_key, inbox_address, quickstart}`;
+         *     `quickstart` lists `read_messages`, `get_message` and `wait_for_email` with their paths.
+         *     Repeating that same call (the same temporary key and code) answers the same body again.
+         *
+         *     A wrong code is `400 bad_request` (`errors[0]`: `code`, `wrong_code`) with `tries_left`;
+         *     the fifth wrong code locks the sign-up: `409 conflict` (`code`, `locked`) and the temporary
+         *     key is revoked. An expired code (15 minutes) is `401 unauthorized` (`code`, `expired`).
+         *     Locked or expired, signing up again with the same email sends a new code. A temporary key
+         *     replaced by a re-signup is `401`. Gate closed: `403` legacy `signup_disabled`.
+         *
+         *     A temporary key is refused on every other route with `403 forbidden_scope`.
+         */
+        post: operations["verifySignup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxes/{inbox_id}/threads": {
         parameters: {
             query?: never;
@@ -2976,6 +3069,34 @@ export interface components {
             effective_mode: "review" | "auto";
             effective_review_policy: components["schemas"]["EffectiveReviewPolicy"];
             review: components["schemas"]["Review"];
+        };
+        Signup: {
+            agent_id: string;
+            /** @description Pending until the code is verified. */
+            inbox_address: string;
+            /** @description A `pk_agent_...` key holding only `signup:verify`; shown once. */
+            temporary_key: string;
+            /**
+             * Format: date-time
+             * @description When the code and the temporary key expire.
+             */
+            expires_at: string;
+        };
+        SignupVerified: {
+            /** @description The durable key (`pk_agent_...`). */
+            agent_key: string;
+            key_id: string;
+            agent_id: string;
+            org_id: string;
+            project_id: string;
+            inbox_id: string;
+            inbox_address: string;
+            quickstart: {
+                /** @enum {string} */
+                name: "read_messages" | "get_message" | "wait_for_email";
+                method: string;
+                path: string;
+            }[];
         };
         Thread: {
             /** @description `thr_...`, opaque. */
@@ -6025,6 +6146,104 @@ export interface operations {
             413: components["responses"]["Problem"];
             422: components["responses"]["Problem"];
             429: components["responses"]["Problem"];
+        };
+    };
+    signupStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                    };
+                };
+            };
+            503: components["responses"]["Legacy"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    agent_handle?: string;
+                    display_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The same address again while unverified; a new temporary key and code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signup"];
+                };
+            };
+            /** @description New sign-up; the code is on its way to `email`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signup"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            403: components["responses"]["Legacy"];
+            429: components["responses"]["Problem"];
+            502: components["responses"]["Legacy"];
+            503: components["responses"]["Legacy"];
+        };
+    };
+    verifySignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The 6 digits mailed. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Verified; the durable key, shown once (and again to a replay of this call). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupVerified"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Legacy"];
+            409: components["responses"]["Problem"];
+            503: components["responses"]["Legacy"];
         };
     };
     listThreads: {
