@@ -16,7 +16,13 @@ createHook({
   init(id, type, _trigger, resource) {
     if (!TYPES.has(type)) return;
     const owner = owners.getStore();
-    if (owner) tracked.set(id, { owner, type, resource, stack: new Error().stack!.split('\n').slice(2, 12).join('\n') });
+    if (!owner) return;
+    const stack = new Error().stack!.split('\n').slice(2, 12).join('\n');
+    // Not the service's to close: fetch() keeps its sockets (and their timers) in one pool for
+    // the whole process, which closes them itself once idle; AbortSignal.timeout's timer is
+    // unref'd and dropped with its signal.
+    if (/undici|setWeakAbortSignalTimeout/.test(stack)) return;
+    tracked.set(id, { owner, type, resource, stack });
   },
   destroy(id) {
     tracked.delete(id);
