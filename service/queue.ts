@@ -28,14 +28,8 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
-  // Statements still running or waiting for a connection: stop() lets them finish before it
-  // ends the pool, since pg-boss's stop does not wait for a worker's fetch already under way.
-  const inFlight = new Set<Promise<unknown>>();
   const executeSql = (text: string, values?: unknown[]) => {
     const query = pool.query(text, values);
-    const settled = query.then(() => {}, () => {});
-    inFlight.add(settled);
-    void settled.finally(() => inFlight.delete(settled));
     if (!UNAWAITED.has(text)) return query;
     // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
     // would end the process. The job stays active, expires and is retried by its queue policy,
@@ -63,9 +57,6 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     stop: async () => {
       running = false;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
-      // A statement finishing may be followed by one more (a fetched job's completion): wait
-      // until none is left, each wait bounded by the pool's own connection timeout.
-      while (inFlight.size) await Promise.all(inFlight);
       await pool.end().catch(() => {});
     },
   };

@@ -39,7 +39,8 @@ function remaining(owner: Owner): Tracked[] {
   return [...tracked.values()].filter((t) => {
     if (t.owner !== owner) return false;
     // A timer that fired and was not re-armed is destroyed on a later tick; skip it meanwhile.
-    if (t.type === 'Timeout') return !(t.resource as { _destroyed?: boolean })._destroyed;
+    // An unref'd one (a pool's connect timeout, an idle session's) does not hold the process.
+    if (t.type === 'Timeout') return !(t.resource as { _destroyed?: boolean })._destroyed && (t.resource as NodeJS.Timeout).hasRef();
     return true;
   });
 }
