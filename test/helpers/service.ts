@@ -11,8 +11,9 @@ import { startService, type Role, type RunningService } from '../../service/star
 import { randomToken } from '../../storage/ids.ts';
 import { createTestDatabase } from './db.ts';
 import { client, type Client } from './http.ts';
+import { assertNothingLeft, owned } from './leftovers.ts';
 
-export type TestService = RunningService & { url: string; api: Client; config: Config; databaseUrl: string };
+export type TestService = RunningService & { url: string; api: Client; config: Config; databaseUrl: string; owner: { name: string } };
 
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-test-'));
@@ -39,17 +40,23 @@ export async function startTestService(
   const created = opts.databaseUrl ? null : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? created!.url;
   const config = opts.config ?? (await testConfig(opts.env));
-  const running = await startService(config, { roles: opts.roles, databaseUrl, log: opts.log });
+  const owner = { name: `the service with roles ${(opts.roles ?? ['all']).join(', ')}` };
+  const running = await owned(owner, () => startService(config, { roles: opts.roles, databaseUrl, log: opts.log }));
   const url = running.httpUrl ?? '';
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await running.stop();
-    await created?.drop();
+    try {
+      // Anything left running would keep this test process from exiting.
+      await assertNothingLeft(owner);
+    } finally {
+      await created?.drop();
+    }
   };
   after(stop);
-  return { ...running, stop, url, api: client(url), config, databaseUrl };
+  return { ...running, stop, url, api: client(url), config, databaseUrl, owner };
 }
 
 export type Tenant = {

@@ -149,7 +149,10 @@ for (const stage of ['hold-greeting', 'hold-data'] as const) {
       return r.state === 'sent' || r.send_needs_reconciliation ? r : null;
     }, 'the restarted worker to settle the delivery', 20_000);
 
-    await deliverReview(depsOf(restarted), { org_id: await orgOf(svc, id), review_id: id });
+    // Once stopped, no job of the restarted worker holds the review: a further delivery attempt
+    // (as a retried job would make) must find it settled and leave the relay alone.
+    await restarted.stop();
+    await deliverReview(depsOf(svc), { org_id: await orgOf(svc, id), review_id: id });
     const atRelay = relay.received.filter((m) => m.mail.messageId === `<${id}.1@agents.test>`);
     assert.equal(atRelay.length, 1, 'exactly one mail at the relay');
     if (stage === 'hold-greeting') {
