@@ -270,19 +270,22 @@ export async function agentHoldsPermission(db: Executor, orgId: string, agentId:
   return rows.length > 0;
 }
 
+/** A thread message as a reviewer's work item carries it. */
+export type WorkThreadMessage = {
+  id: string;
+  direction: string;
+  from_name: string | null;
+  from_email: string | null;
+  to_addrs: Array<{ name: string; email: string }>;
+  subject: string;
+  text: string | null;
+  extracted_text: string | null;
+  received_at: Date;
+};
+
 /** The last `limit` messages of a thread, oldest first. */
 export async function lastThreadMessages(db: Executor, at: { org_id: string; inbox_id: string }, threadId: string, limit: number) {
-  const { rows } = await db.query<{
-    id: string;
-    direction: string;
-    from_name: string | null;
-    from_email: string | null;
-    to_addrs: Array<{ name: string; email: string }>;
-    subject: string;
-    text: string | null;
-    extracted_text: string | null;
-    received_at: Date;
-  }>(
+  const { rows } = await db.query<WorkThreadMessage>(
     `SELECT * FROM (SELECT id, seq, direction, from_name, from_email, to_addrs, subject, text, extracted_text, received_at
                       FROM messages WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 ORDER BY seq DESC LIMIT $4) last
       ORDER BY seq`,

@@ -2,24 +2,13 @@
 // later the stream and WebSocket transports) to decide a review. Below http/ so the delivery worker
 // and every transport send the same shape.
 import type { ReviewView } from '../reviews.ts';
+import type { WorkThreadMessage } from '../../storage/review-links.ts';
 import type { FeedbackRow } from '../../storage/reviews.ts';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 /** How many of the thread's last messages a work item carries. */
 export const WORK_THREAD_MESSAGES = 5;
-
-export type WorkThreadMessage = {
-  id: string;
-  direction: string;
-  from_name: string | null;
-  from_email: string | null;
-  to_addrs: Array<{ name: string; email: string }>;
-  subject: string;
-  text: string | null;
-  extracted_text: string | null;
-  received_at: Date;
-};
 
 export type WorkItemInput = {
   review: ReviewView;
