@@ -10,11 +10,11 @@ import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 import { ConfigError, loadConfig, type Config } from '../service/config.ts';
 import { createIdentityProvider } from '../service/identity.ts';
-import { createLogger } from '../service/logger.ts';
+import { createLogger, type Logger } from '../service/logger.ts';
 import { startQueue } from '../service/queue.ts';
 import { ROLES, describeDatabase, openDatabase, startService, type Role } from '../service/start.ts';
 import { ensureQueues } from '../service/workers.ts';
-import { createPool, type Pool } from '../storage/db.ts';
+import { createPool, endPool, type Pool } from '../storage/db.ts';
 import { takeOverStopSignals } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
 import { writeSignupGate } from '../storage/signups.ts';
@@ -27,28 +27,23 @@ function announceDatabase(config: Config): void {
   process.stderr.write(`agent-inbox: using ${where}\n`);
 }
 
-async function withDatabase<T>(config: Config, fn: (db: Pool) => Promise<T>): Promise<T> {
+async function withDatabase<T>(config: Config, fn: (db: Pool, opened: { url: string; log: Logger }) => Promise<T>): Promise<T> {
   announceDatabase(config);
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn', undefined, config.logPretty);
   const { url, embedded } = await openDatabase(config, log);
   const db = createPool(url, log, 2);
   try {
     await migrate(db);
-    return await fn(db);
+    return await fn(db, { url, log });
   } finally {
-    await db.end();
+    await endPool(db);
     await embedded?.stop();
   }
 }
 
 /** The database and the job queue, for commands that move a machine (its effects enqueue jobs). */
-async function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
-  announceDatabase(config);
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn', undefined, config.logPretty);
-  const { url, embedded } = await openDatabase(config, log);
-  const db = createPool(url, log, 2);
-  try {
-    await migrate(db);
+function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
+  return withDatabase(config, async (db, { url, log }) => {
     const queue = await startQueue(url, log);
     try {
       await ensureQueues(queue);
@@ -56,10 +51,7 @@ async function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<
     } finally {
       await queue.stop();
     }
-  } finally {
-    await db.end();
-    await embedded?.stop();
-  }
+  });
 }
 
 async function mintConsoleToken(config: Config, email: string): Promise<string> {

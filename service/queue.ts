@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { createPool, notifyOnCommit } from '../storage/db.ts';
+import { createPool, endPool, notifyOnCommit } from '../storage/db.ts';
 import type { Logger } from './logger.ts';
 
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
@@ -57,7 +57,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     stop: async () => {
       running = false;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
-      await pool.end().catch(() => {});
+      await endPool(pool).catch(() => {});
     },
   };
 }

@@ -13,7 +13,7 @@ import type { Services } from '../http/context.ts';
 import { allRoutes } from '../http/routes/index.ts';
 import { startInboundSmtp } from '../mail/inbound/smtp.ts';
 import { closeRelaySessions, logOutboundRoute } from '../mail/outbound/relay.ts';
-import { createPool, isDatabaseUnavailable } from '../storage/db.ts';
+import { createPool, endPool, isDatabaseUnavailable } from '../storage/db.ts';
 import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
 import { StartupError, type Config } from './config.ts';
@@ -131,7 +131,7 @@ export async function startService(
   };
   try {
     const db = createPool(url, log);
-    undo.push(() => db.end().catch(() => {}));
+    undo.push(() => endPool(db).catch(() => {}));
     const applied = await migrate(db);
     if (applied.length) log.info({ applied }, 'migrations applied');
     const listener = createListener(url, log.child({ component: 'listen' }));

@@ -15,10 +15,28 @@ export function createPool(url: string, log: Logger, max = 20, applicationName?:
   // Nor one checked out (in a transaction, holding a delivery lock): out of the pool it has no
   // listener of the pool's, and PostgreSQL's exit arrives as an 'error' event between queries.
   // This one lasts the client's whole life; its next query fails, and release() discards it.
+  const live = new Set<pg.Client>();
+  liveClients.set(pool, live);
   pool.on('connect', (client) => {
     client.on('error', (err) => log.warn({ err: err.message }, 'database connection lost'));
+    live.add(client);
+    client.once('end', () => live.delete(client));
   });
   return pool;
+}
+
+const liveClients = new WeakMap<pg.Pool, Set<pg.Client>>();
+
+/**
+ * Ends the pool and waits until every one of its connections has closed. pg's own `end()`
+ * resolves once it has asked its clients to end, before their sockets close: a PostgreSQL stopped
+ * right after would still find them open, and each would report its connection lost.
+ */
+export async function endPool(pool: Pool): Promise<void> {
+  await pool.end();
+  // A client still in the set has not ended yet (it leaves the set on its 'end').
+  const open = [...(liveClients.get(pool) ?? [])];
+  await Promise.all(open.map((client) => new Promise((resolve) => client.once('end', resolve))));
 }
 
 // NOTIFYs asked for inside a withTransaction, sent right after its COMMIT in the same round trip.
