@@ -2,6 +2,7 @@
 import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
 import { adminClaimRoutes } from './admin-claims.ts';
+import { adminMemberRoutes } from './admin-members.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
 import { contactRoutes } from './contacts.ts';
@@ -24,7 +25,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};
