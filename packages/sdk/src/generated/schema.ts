@@ -2573,8 +2573,11 @@ export interface components {
         InvitationAccepted: {
             invitation: components["schemas"]["Invitation"];
             org_id: string;
-            /** @description The role the user now holds org-wide. */
-            role: components["schemas"]["MemberRole"];
+            /**
+             * @description The role the user now holds org-wide.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer" | "billing";
         };
         ReviewSettings: {
             /** @enum {string} */
