@@ -8,6 +8,7 @@ const AGENT_PREFIX: Record<Ceiling, string> = { org: 'pk_agent_org_', project: '
 // Longest first, so `pk_agent_org_…` is not read as a project key with id `org`.
 const ACCEPTED_AGENT_PREFIXES = ['pk_agent_inbox_', 'pk_agent_proj_', 'pk_agent_org_', 'pk_agent_'];
 const ENROLL_PREFIX = 'pk_enroll_';
+const INVITE_PREFIX = 'pk_invite_';
 const PART = /^[0-9a-z]+$/;
 
 export type MintedSecret = { id: string; raw: string; prefix: string; hash: Buffer };
@@ -24,6 +25,20 @@ export function mintEnrollmentToken(): MintedSecret {
   const prefix = `${ENROLL_PREFIX}${idPart}`;
   const raw = `${prefix}_${randomToken(32)}`;
   return { id: `enr_${idPart}`, raw, prefix, hash: sha256(raw) };
+}
+
+export function mintInvitationToken(): MintedSecret {
+  const idPart = randomToken(16);
+  const prefix = `${INVITE_PREFIX}${idPart}`;
+  const raw = `${prefix}_${randomToken(32)}`;
+  return { id: `inv_${idPart}`, raw, prefix, hash: sha256(raw) };
+}
+
+/** The invitation id a presented token names, or null when it is not one at all. */
+export function invitationTokenId(raw: string): string | null {
+  if (!raw.startsWith(INVITE_PREFIX)) return null;
+  const idPart = split(raw, INVITE_PREFIX);
+  return idPart ? `inv_${idPart}` : null;
 }
 
 function split(raw: string, prefix: string): string | null {

@@ -14,6 +14,8 @@ import {
   type EnrollmentTokenRow,
 } from '../storage/enrollment-tokens.ts';
 import { newId } from '../storage/ids.ts';
+import { findOrg } from '../storage/tenancy.ts';
+import type { StoredSettings } from '../machines/policy/org-settings.ts';
 import { matchesHash } from '../storage/secrets.ts';
 import { Problem, badRequest } from '../machines/problems.ts';
 import { enrollmentTokenId, mintAgentKey, mintEnrollmentToken } from './credentials.ts';
@@ -35,6 +37,9 @@ export async function issueEnrollmentToken(
   if (input.scopes?.includes('signup:verify')) {
     throw badRequest('scopes', 'signup:verify belongs to temporary sign-up keys only.', 'not_allowed');
   }
+  // A token issued without a cap takes the org's `default_mailbox_cap` setting.
+  const org = await findOrg(pool, input.org_id);
+  const defaultCap = (org?.settings as StoredSettings | undefined)?.default_mailbox_cap ?? null;
   const minted = mintEnrollmentToken();
   const row = await insertEnrollmentToken(pool, {
     org_id: input.org_id,
@@ -45,7 +50,7 @@ export async function issueEnrollmentToken(
     prefix: minted.prefix,
     scopes: input.scopes ?? null,
     allowed_domains: input.allowed_domains?.map((d) => d.toLowerCase()) ?? null,
-    max_mailboxes: input.max_mailboxes ?? null,
+    max_mailboxes: input.max_mailboxes ?? defaultCap,
     daily_send_limit: input.daily_send_limit ?? null,
     reusable: input.reusable ?? false,
     expires_at: input.expires_in_hours ? new Date(input.now.getTime() + input.expires_in_hours * 3600_000) : null,

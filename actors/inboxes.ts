@@ -32,13 +32,16 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
   if (input.key_ceiling === 'inbox') {
     throw new Problem('forbidden_scope', { detail: 'An inbox key reaches one inbox and cannot create another.' });
   }
-  const domain = chooseDomain(inboxDomain, input);
+  if (input.domain_id !== undefined) {
+    throw badRequest('domain_id', 'No domain with this id is onboarded in this project.', 'not_found');
+  }
   const chosen = input.username === undefined ? null : checkUsername(input.username);
   if (chosen && !chosen.ok) throw badRequest('username', `The username is not usable: ${chosen.reason}.`);
 
   return withTransaction(pool, async (tx) => {
     const org = await lockOrgForInboxes(tx, input.org_id);
     if (!org) throw notFound('org');
+    const domain = chooseDomain(inboxDomain, org.default_domain, input);
     const agent = await findAgentInOrg(tx, input.org_id, input.agent_id);
     if (input.created_by === 'console' && (!agent || agent.status !== 'active' || agent.project_id !== input.project_id)) {
       throw badRequest('agent_id', 'No active agent with this id in the project.', 'not_found');
@@ -95,15 +98,18 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
   });
 }
 
-/** The domain of a new inbox. Inboxes live on the service's domain (INBOX_DOMAIN). */
-function chooseDomain(inboxDomain: string, input: CreateInboxInput): string {
-  if (input.domain_id !== undefined) {
-    throw badRequest('domain_id', 'No domain with this id is onboarded in this project.', 'not_found');
+/**
+ * The domain of a new inbox: the one asked for, else the org's `default_domain` setting, else the
+ * service's domain (INBOX_DOMAIN). Only those two are open to the org.
+ */
+function chooseDomain(inboxDomain: string, orgDefault: string | null, input: CreateInboxInput): string {
+  const open = [...new Set([orgDefault ?? inboxDomain, inboxDomain])];
+  if (input.domain === undefined) return open[0]!;
+  const asked = input.domain.toLowerCase();
+  if (!open.includes(asked)) {
+    throw badRequest('domain', `Inboxes can be created on ${open.join(' or ')}; ${input.domain} is not onboarded in this project.`, 'not_found');
   }
-  if (input.domain !== undefined && input.domain.toLowerCase() !== inboxDomain) {
-    throw badRequest('domain', `Inboxes can be created on ${inboxDomain}; ${input.domain} is not onboarded in this project.`, 'not_found');
-  }
-  return inboxDomain;
+  return asked;
 }
 
 function inboxQuotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): Problem {

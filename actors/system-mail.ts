@@ -1,4 +1,4 @@
-// System mail: messages the service sends on its own behalf (sign-up codes), from SYSTEM_FROM,
+// System mail: messages the service sends on its own behalf (sign-up codes, invitations), from SYSTEM_FROM,
 // through the same routes as approved mail: an address hosted here is delivered internally, any
 // other goes to the relay (SMTP_URL) or, with no relay, to the local outbox. Never through the
 // Review Loop. The body is never logged: it may hold a secret.
@@ -27,7 +27,7 @@ export class SystemMailError extends Error {}
 export async function sendSystemMail(
   deps: { config: Config; queue: Queue },
   tx: pg.PoolClient,
-  owner: { org_id: string; project_id: string; inbox_id: string },
+  owner: { org_id: string; project_id: string; inbox_id: string | null },
   mail: SystemMail,
   now: Date,
 ): Promise<SystemMailRoute> {

@@ -16,7 +16,11 @@ const ALG = 'ES256';
 export const MAX_SESSION_SECONDS = 24 * 3600;
 const CLOCK_SKEW_SECONDS = 60;
 
-export type ConsoleIdentity = { email: string; subject: string };
+/**
+ * Who is signed in. `email_verified` is true only when the token says so (`email_verified: true`):
+ * claims and invitations bind to an email, and only a verified one may be bound to.
+ */
+export type ConsoleIdentity = { email: string; subject: string; email_verified: boolean };
 
 export type IdentityProvider = {
   verify(token: string): Promise<ConsoleIdentity>;
@@ -78,7 +82,7 @@ async function verifyWith(
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
   if (!email) throw new InvalidSessionError('the session token carries no email claim');
   if (payload.email_verified === false) throw new InvalidSessionError('the session email is not verified');
-  return { email, subject: payload.sub ?? email };
+  return { email, subject: payload.sub ?? email, email_verified: payload.email_verified === true };
 }
 
 async function loadOrCreateDevKey(dataDir: string): Promise<{ privateKey: CryptoKey; publicJwk: jose.JWK }> {

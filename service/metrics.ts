@@ -37,7 +37,7 @@ const smtpSessions = new client.Counter({
 
 const smtpRecipients = new client.Counter({
   name: 'agent_inbox_smtp_recipients_total',
-  help: 'RCPT TO commands, by outcome (accepted, rejected) and reason of a rejection (unknown_recipient, lookup_failed).',
+  help: 'RCPT TO commands, by outcome (accepted, rejected) and reason of a rejection (unknown_recipient, pending_inbox, lookup_failed).',
   labelNames: ['outcome', 'reason'] as const,
   registers: [registry],
 });

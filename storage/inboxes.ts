@@ -92,8 +92,11 @@ export async function findInboxesByAddress(db: Executor, addresses: string[]): P
  * Locks the org row for an inbox creation: creations in one org then run one at a time, so
  * counting the inboxes and inserting one cannot interleave with another creation.
  */
-export async function lockOrgForInboxes(tx: Executor, orgId: string): Promise<{ plan_tier: string; default_review_policy: 'require_review' | 'allow_direct' } | null> {
-  const { rows } = await tx.query('SELECT plan_tier, default_review_policy FROM orgs WHERE id = $1 FOR UPDATE', [orgId]);
+export async function lockOrgForInboxes(
+  tx: Executor,
+  orgId: string,
+): Promise<{ plan_tier: string; default_review_policy: 'require_review' | 'allow_direct'; default_domain: string | null } | null> {
+  const { rows } = await tx.query("SELECT plan_tier, default_review_policy, settings->>'default_domain' AS default_domain FROM orgs WHERE id = $1 FOR UPDATE", [orgId]);
   return rows[0] ?? null;
 }
 

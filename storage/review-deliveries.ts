@@ -94,7 +94,8 @@ export type OutboxRow = {
   id: string;
   /** null for system mail (a sign-up code), which no review sent. */
   review_id: string | null;
-  inbox_id: string;
+  /** Null for system mail sent for an org (an invitation). */
+  inbox_id: string | null;
   message_id: string;
   envelope_from: string;
   envelope_to: string[];

@@ -90,3 +90,49 @@ export async function writeSignupGate(db: Executor, enabled: boolean): Promise<v
     [GATE, JSON.stringify(enabled)],
   );
 }
+
+/** A verified, unclaimed sign-up offered to the person with its email, with its agent and inbox. */
+export type ClaimableSignup = {
+  id: string;
+  org_id: string;
+  project_id: string;
+  agent_id: string;
+  agent_handle: string;
+  inbox_id: string;
+  inbox_address: string;
+  verified_at: Date;
+  created_at: Date;
+};
+
+const CLAIMABLE = `SELECT s.id, s.org_id, s.project_id, s.agent_id, a.handle AS agent_handle, s.inbox_id,
+                          i.address AS inbox_address, s.verified_at, s.created_at
+                     FROM signups s
+                     JOIN agents a ON a.org_id = s.org_id AND a.id = s.agent_id
+                     JOIN inboxes i ON i.org_id = s.org_id AND i.id = s.inbox_id`;
+
+export async function listClaimableSignups(db: Executor, email: string): Promise<ClaimableSignup[]> {
+  const { rows } = await db.query<ClaimableSignup>(
+    `${CLAIMABLE} WHERE s.email = lower($1) AND s.verified_at IS NOT NULL AND s.claimed_at IS NULL ORDER BY s.created_at, s.id`,
+    [email],
+  );
+  return rows;
+}
+
+export type ClaimRow = ClaimableSignup & { email: string; verified_at: Date | null; claimed_at: Date | null; claimed_by: string | null };
+
+/** One sign-up by id, locked for a claim. */
+export async function lockSignupForClaim(db: Executor, id: string): Promise<ClaimRow | null> {
+  const { rows } = await db.query<ClaimRow>(
+    `${CLAIMABLE.replace('SELECT ', 'SELECT s.email, s.claimed_at, s.claimed_by, ')} WHERE s.id = $1 FOR UPDATE OF s`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function markSignupClaimed(db: Executor, orgId: string, id: string, userId: string): Promise<Date> {
+  const { rows } = await db.query<{ claimed_at: Date }>(
+    'UPDATE signups SET claimed_at = now(), claimed_by = $3 WHERE org_id = $1 AND id = $2 RETURNING claimed_at',
+    [orgId, id, userId],
+  );
+  return rows[0]!.claimed_at;
+}

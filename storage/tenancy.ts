@@ -72,3 +72,12 @@ export async function membershipsOf(db: Executor, email: string, orgId: string):
   );
   return rows;
 }
+
+/** Sets the org's name and merges the other settings fields given; the updated org. */
+export async function updateOrgSettings(db: Executor, orgId: string, name: string | undefined, settings: Record<string, unknown>): Promise<Org | null> {
+  const { rows } = await db.query<Org>(
+    'UPDATE orgs SET name = coalesce($2, name), settings = settings || $3::jsonb WHERE id = $1 RETURNING *',
+    [orgId, name ?? null, JSON.stringify(settings)],
+  );
+  return rows[0] ?? null;
+}

@@ -1,6 +1,9 @@
 // Every route table, merged; createApp checks it against the operations of the OpenAPI document.
 import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
+import { adminClaimRoutes } from './admin-claims.ts';
+import { adminMemberRoutes } from './admin-members.ts';
+import { adminSettingsRoutes } from './admin-settings.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
 import { contactRoutes } from './contacts.ts';
@@ -23,7 +26,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

@@ -32,3 +32,17 @@ export function effectiveRole(memberships: MembershipLike[], projectId: string |
 export function roleAllows(role: Role, need: ConsoleNeed): boolean {
   return need === 'any' || ALLOWED[need].includes(role);
 }
+
+/** The stronger of two roles: accepting an invitation never lowers a role the user already holds. */
+export function strongerRole(a: Role, b: Role): Role {
+  return RANK[b] > RANK[a] ? b : a;
+}
+
+/**
+ * Whether a member with role `actor` may give or take `role` (an owner's, or the owner role
+ * itself): only owners hand out or take away ownership; admins manage everyone else.
+ */
+export function mayManageRole(actor: Role, role: Role): boolean {
+  if (role === 'owner') return actor === 'owner';
+  return actor === 'owner' || actor === 'admin';
+}

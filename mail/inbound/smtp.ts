@@ -67,7 +67,7 @@ export async function startInboundSmtp(
           callback();
         },
         (err) => {
-          observeSmtpRecipient('rejected', err.responseCode === 550 ? 'unknown_recipient' : 'lookup_failed');
+          observeSmtpRecipient('rejected', err.responseCode === 550 ? 'unknown_recipient' : err.responseCode === 450 ? 'pending_inbox' : 'lookup_failed');
           callback(err);
         },
       );

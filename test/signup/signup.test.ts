@@ -248,3 +248,26 @@ test('two first sign-ups of one address at once make one sign-up: one creates it
   assert.equal(a.body.agent_id, b.body.agent_id);
   assert.equal(await count('SELECT count(*)::int AS n FROM signups WHERE email = $1', [email.toLowerCase()]), 1);
 });
+
+test('a pending inbox refuses inbound SMTP at RCPT TO with 450 4.2.1 and stores nothing; once verified the retry is delivered', async () => {
+  const email = newEmail();
+  const r = await svc.api.post('/v1/agent/sign-up', { email });
+  const code = await codeFor(email);
+  const mail = { from: 'early@example.org', to: r.body.inbox_address, subject: 'Too early', text: 'Before verification' };
+  await assert.rejects(sendMail(svc, mail), (err: any) => {
+    assert.equal(err.responseCode, 450);
+    assert.match(err.response, /^450 4\.2\.1 .*not active yet/);
+    return true;
+  });
+  assert.equal(await count('SELECT count(*)::int AS n FROM messages m JOIN inboxes i ON i.org_id = m.org_id AND i.id = m.inbox_id WHERE i.address = $1', [r.body.inbox_address]), 0);
+
+  const v = await svc.api.post('/v1/agent/verify', { code }, r.body.temporary_key);
+  assert.equal(v.status, 200);
+  const info = await sendMail(svc, mail);
+  assert.deepEqual(info.accepted, [r.body.inbox_address]);
+  const list = await waitFor(async () => {
+    const l = await svc.api.get(`/v1/inboxes/${v.body.inbox_id}/messages`, v.body.agent_key);
+    return l.body.data.length === 1 ? l : null;
+  }, 'the retried mail');
+  assert.equal(list.body.data[0].subject, 'Too early');
+});

@@ -1,8 +1,11 @@
 // An agent with no key onboards itself over MCP (stdio): sign_up, the code from the mail the relay
-// received, verify_signup, then a mail to its new inbox read with the quickstart calls. The HTTP
+// received, verify_signup, then a mail to its new inbox read with the quickstart calls; then the
+// person with that verified email claims the org on the console and sees the agent. The HTTP
 // /mcp endpoint still refuses a request with no bearer.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,7 +25,7 @@ const svc = await startTestService({ env: { SMTP_URL: relay.url, SIGNUP_ENABLED:
 
 const json = (result: any): any => JSON.parse(result.content[0].text);
 
-test('over stdio an agent with no key signs up, verifies the mailed code and reads mail in its new inbox', async () => {
+test('over stdio an agent with no key signs up, verifies the mailed code and reads mail in its new inbox; the person with that email claims the org and sees the agent', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', path.resolve('bin/agent-inbox.ts'), 'mcp', '--stdio'],
@@ -67,6 +70,23 @@ test('over stdio an agent with no key signs up, verifies the mailed code and rea
   assert.match(message.text, /Welcome aboard/);
 
   assert.ok(!logs.join('').includes(code), 'the code is in no log line');
+
+  // The person behind the address signs in to the console (the development identity provider
+  // vouches for the email) and claims what the agent created.
+  const env = { ...process.env, DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.config.dataDir, LOG_LEVEL: 'silent' };
+  const minted = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', 'console-token', '--email', 'owner@people.example', '--json'], { env });
+  const person = JSON.parse(minted.stdout).console_token as string;
+  const claimable = await svc.api.get('/v1/admin/claims', person);
+  assert.equal(claimable.status, 200);
+  assert.deepEqual(claimable.body.items.map((c: any) => c.agent_id), [signed.agent_id]);
+  const claimed = await svc.api.post('/v1/admin/claims', { signup_id: claimable.body.items[0].signup_id }, person);
+  assert.equal(claimed.status, 201, claimed.text);
+  assert.equal(claimed.body.role, 'owner');
+  const agents = await svc.api.get(`/v1/admin/orgs/${verified.org_id}/projects/${verified.project_id}/agents`, person);
+  assert.equal(agents.status, 200);
+  assert.deepEqual(agents.body.items.map((a: any) => [a.id, a.handle]), [[signed.agent_id, 'helper']]);
+  const inboxes = await svc.api.get(`/v1/admin/orgs/${verified.org_id}/projects/${verified.project_id}/inboxes`, person);
+  assert.deepEqual(inboxes.body.data.map((i: any) => i.address), [verified.inbox_address]);
 });
 
 test('the HTTP /mcp endpoint still refuses a request with no bearer', async () => {

@@ -1,5 +1,157 @@
 // Generated from the OpenAPI document by `npm run generate -w @agent-inbox/sdk`. Do not edit.
 export interface paths {
+    "/v1/admin/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Self-signups the caller may claim - verified and unclaimed, made with the caller's email.
+         * @description Lists the sign-ups whose normalized email equals the session's email, once their agent has
+         *     verified the code, that nobody has claimed yet. The session token must carry `email_verified:
+         *     true` (the development identity provider, `agent-inbox console-token --email`, always does);
+         *     otherwise `403` (`error: forbidden`, naming `email_verified`).
+         */
+        get: operations["adminListClaims"];
+        put?: never;
+        /**
+         * Claim a self-signup - the caller becomes an owner of the org its agent created.
+         * @description The claim binds to the session's verified email, which must equal the sign-up's normalized
+         *     email: another email, or a session whose email is not verified, is `403` (`error: forbidden`)
+         *     and nothing changes. A sign-up whose code is not verified yet is `409`; an unknown id `404`.
+         *     The first claim answers `201`; claiming it again answers `200` with the same claim.
+         */
+        post: operations["adminClaimSignup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** The org's members - one row per membership (org-wide, or in one project). */
+        get: operations["adminListMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from the org, with every membership they hold in it (owners and admins).
+         * @description Only an owner may remove an owner (`403`); the org's last owner cannot be removed (`409`,
+         *     `errors[0].code` `last_owner`). A member may be removed by themselves (leaving), under the
+         *     same rules.
+         */
+        delete: operations["adminRemoveMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's org-wide role (owners and admins).
+         * @description Only an owner may make someone owner or change an owner's role (`403`, `error: forbidden`).
+         *     Demoting the org's last owner is `409` (`error: conflict`, `errors[0].code` `last_owner`):
+         *     an org always keeps an owner. A user with no org-wide membership is `404`.
+         */
+        patch: operations["adminChangeMemberRole"];
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** The org's invitations, newest first, without tokens (owners and admins). */
+        get: operations["adminListInvitations"];
+        put?: never;
+        /**
+         * Invite a person by email with a role; the token is shown once and mailed to them.
+         * @description `role` defaults to `member`; only an owner may invite an owner (`403`). `expires_in_hours`
+         *     defaults to 168 (7 days). The token (`pk_invite_<id>_<secret>`) is in this response only,
+         *     and is mailed to `email` from `SYSTEM_FROM` as system mail, by the route approved mail takes
+         *     (internal delivery, the `SMTP_URL` relay, or the local outbox); only its SHA-256 is stored.
+         *     A mail the relay does not take leaves the invitation in place with `mailed: false`: pass the
+         *     token on another way.
+         */
+        post: operations["adminCreateInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation not accepted yet; its token stops working (owners and admins). */
+        delete: operations["adminRevokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation as the signed-in user.
+         * @description The accept binds to the session's verified email (`email_verified: true` in the token),
+         *     which must equal the normalized invitation email; otherwise `403` (`error: forbidden`) and
+         *     nothing changes. Accepting again as the same user answers the same (`200`). An unknown token
+         *     is `404`; an expired or revoked invitation `409` (`errors[0].code` `expired` or `revoked`).
+         *     Accepting never lowers a role the user already holds in the org.
+         */
+        post: operations["adminAcceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/projects/{project_id}/review-settings": {
         parameters: {
             query?: never;
@@ -447,6 +599,44 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** The org's settings, with defaults for fields never set. */
+        get: operations["adminGetOrgSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change any subset of the org's settings (owners and admins); omitted fields stay unchanged.
+         * @description Where each setting applies:
+         *     - `org_name`: the org's name (as `GET /v1/admin/orgs/{org_id}` shows it).
+         *     - `default_domain`: the domain of new inboxes that name none; it must be a domain this
+         *       service hosts (`INBOX_DOMAIN` or `FREE_INBOX_DOMAIN`), else `400` naming `default_domain`.
+         *       Default: `INBOX_DOMAIN`. An inbox may still name `INBOX_DOMAIN` explicitly.
+         *     - `default_mailbox_cap`: the `max_mailboxes` of new enrollment tokens issued without one
+         *       (`null`: no cap). Tokens already issued keep theirs.
+         *     - `default_onboarding_mode`: how the org means agents to join - `enrollment_token`
+         *       (default: an operator issues enrollment tokens), `self_signup` (agents sign up on their
+         *       own and the org is claimed), `invitation_only` (people are invited; agents get keys on
+         *       the console). Recorded for the console; the service does not refuse a path by it.
+         *     - `webhook_signing_prefix`: the version label of webhook signatures (default `v1`);
+         *       recorded, signatures keep the `v1` scheme.
+         *     - `x402_mode`: paid requests over HTTP 402 - `off` (default), `test` or `live`; recorded,
+         *       as commerce requests are not built yet.
+         *     - `early_access`: opt in to features before their release (default `false`); recorded.
+         */
+        patch: operations["adminUpdateOrgSettings"];
         trace?: never;
     };
     "/v1/admin/orgs": {
@@ -2320,6 +2510,75 @@ export interface components {
         };
         /** @enum {string} */
         Permission: "mailbox:create" | "mailbox:read" | "mailbox:send" | "mailbox:delete" | "mailbox:credentials" | "mailbox:quota" | "webhook:write" | "domain:manage" | "commerce:request" | "review:act" | "signup:verify" | "domain:purchase" | "support:submit" | "support:read" | "support:write";
+        ClaimableSignup: {
+            signup_id: string;
+            org_id: string;
+            project_id: string;
+            agent_id: string;
+            agent_handle: string;
+            inbox_id: string;
+            inbox_address: string;
+            /** Format: date-time */
+            verified_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ClaimableSignupList: {
+            items: components["schemas"]["ClaimableSignup"][];
+        };
+        Claim: components["schemas"]["ClaimableSignup"] & {
+            /** @enum {string} */
+            role: "owner";
+            /** Format: date-time */
+            claimed_at: string;
+        };
+        /** @enum {string} */
+        MemberRole: "owner" | "admin" | "member" | "viewer" | "billing";
+        Member: {
+            user_id: string;
+            email: string;
+            role: components["schemas"]["MemberRole"];
+            /** @description null for an org-wide membership. */
+            project_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        MemberList: {
+            items: components["schemas"]["Member"][];
+        };
+        Invitation: {
+            id: string;
+            org_id: string;
+            email: string;
+            role: components["schemas"]["MemberRole"];
+            /** @enum {string} */
+            status: "pending" | "accepted" | "expired" | "revoked";
+            /** Format: date-time */
+            expires_at: string;
+            invited_by: string;
+            /** Format: date-time */
+            accepted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        InvitationCreated: components["schemas"]["Invitation"] & {
+            /** @description The raw token, shown once (`pk_invite_<id>_<secret>`). */
+            token: string;
+            /** @description Whether the mail carrying the token was handed to its route. */
+            mailed: boolean;
+        };
+        InvitationList: {
+            items: components["schemas"]["Invitation"][];
+        };
+        InvitationAccepted: {
+            invitation: components["schemas"]["Invitation"];
+            org_id: string;
+            /**
+             * @description The role the user now holds org-wide.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer" | "billing";
+        };
         ReviewSettings: {
             /** @enum {string} */
             default_review_policy: "require_review" | "allow_direct";
@@ -2454,6 +2713,17 @@ export interface components {
         };
         RuleAuditList: {
             data: components["schemas"]["RuleAudit"][];
+        };
+        OrgSettings: {
+            org_name: string;
+            default_domain: string;
+            /** @enum {string} */
+            default_onboarding_mode: "enrollment_token" | "self_signup" | "invitation_only";
+            default_mailbox_cap: number | null;
+            webhook_signing_prefix: string;
+            /** @enum {string} */
+            x402_mode: "off" | "test" | "live";
+            early_access: boolean;
         };
         Org: {
             id: string;
@@ -3303,6 +3573,268 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    adminListClaims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claimable sign-ups, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimableSignupList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+        };
+    };
+    adminClaimSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `sgn_...` id from the list. */
+                    signup_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Already claimed by the caller; the same claim. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claim"];
+                };
+            };
+            /** @description Claimed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Claim"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminListMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminRemoveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminChangeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: components["schemas"]["MemberRole"];
+                };
+            };
+        };
+        responses: {
+            /** @description The members after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminListInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    role?: components["schemas"]["MemberRole"];
+                    /** @default 168 */
+                    expires_in_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Invited. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreated"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminRevokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminAcceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
     adminGetReviewSettings: {
         parameters: {
             query?: never;
@@ -3945,6 +4477,70 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+        };
+    };
+    adminGetOrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettings"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminUpdateOrgSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    org_name?: string;
+                    default_domain?: string;
+                    /** @enum {string} */
+                    default_onboarding_mode?: "enrollment_token" | "self_signup" | "invitation_only";
+                    default_mailbox_cap?: number | null;
+                    webhook_signing_prefix?: string;
+                    /** @enum {string} */
+                    x402_mode?: "off" | "test" | "live";
+                    early_access?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettings"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
         };
     };
     adminCreateOrg: {

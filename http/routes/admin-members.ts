@@ -1,0 +1,59 @@
+// Console plane: an org's members and invitations.
+import { acceptInvitation, changeMemberRole, invitationStatus, inviteMember, removeMember, type Actor } from '../../actors/members.ts';
+import { listInvitations, listMembers, revokeInvitation, type InvitationRow, type MemberRow } from '../../storage/members.ts';
+import { notFound } from '../../machines/problems.ts';
+import type { ApiContext, RouteTable, Services } from '../context.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const presentMember = (m: MemberRow) => ({ user_id: m.user_id, email: m.email, role: m.role, project_id: m.project_id, created_at: iso(m.created_at) });
+
+const presentInvitation = (i: InvitationRow, now: Date) => ({
+  id: i.id,
+  org_id: i.org_id,
+  email: i.email,
+  role: i.role,
+  status: invitationStatus(i, now),
+  expires_at: iso(i.expires_at),
+  invited_by: i.invited_by,
+  accepted_at: iso(i.accepted_at),
+  created_at: iso(i.created_at),
+});
+
+const actorOf = (ctx: ApiContext): Actor => ({ email: ctx.state.console!.email, role: ctx.state.console!.role! });
+const orgOf = (ctx: ApiContext) => ctx.state.params.org_id!;
+
+export function adminMemberRoutes(s: Services): RouteTable {
+  const members = async (orgId: string) => ({ items: (await listMembers(s.db, orgId)).map(presentMember) });
+  return {
+    adminListMembers: async (ctx) => {
+      ctx.body = await members(orgOf(ctx));
+    },
+    adminChangeMemberRole: async (ctx) => {
+      await changeMemberRole(s.db, actorOf(ctx), orgOf(ctx), ctx.state.params.user_id!, ctx.state.body.role);
+      ctx.body = await members(orgOf(ctx));
+    },
+    adminRemoveMember: async (ctx) => {
+      await removeMember(s.db, actorOf(ctx), orgOf(ctx), ctx.state.params.user_id!);
+      ctx.status = 204;
+    },
+    adminListInvitations: async (ctx) => {
+      const now = s.now();
+      ctx.body = { items: (await listInvitations(s.db, orgOf(ctx))).map((i) => presentInvitation(i, now)) };
+    },
+    adminCreateInvitation: async (ctx) => {
+      const now = s.now();
+      const { row, token, mailed } = await inviteMember(s, actorOf(ctx), orgOf(ctx), ctx.state.body, now);
+      ctx.status = 201;
+      ctx.body = { ...presentInvitation(row, now), token, mailed };
+    },
+    adminRevokeInvitation: async (ctx) => {
+      if (!(await revokeInvitation(s.db, orgOf(ctx), ctx.state.params.invitation_id!))) throw notFound('pending invitation');
+      ctx.status = 204;
+    },
+    adminAcceptInvitation: async (ctx) => {
+      const { invitation, role } = await acceptInvitation(s.db, ctx.state.console!, ctx.state.body.token, s.now());
+      ctx.body = { invitation: presentInvitation(invitation, s.now()), org_id: invitation.org_id, role };
+    },
+  };
+}
