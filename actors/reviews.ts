@@ -130,7 +130,9 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       const { type } = action.params as ReviewActionParams['emitReviewEvent'];
       // A withdrawn draft was never sent: its recipients no longer count toward the 24-hour limit.
       if (type === 'review.cancelled') await releaseRecipientUsage(ctx.tx, row.org_id, row.id);
-      await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState });
+      // A cancellation says why (`inbox_deleted`, `deadline_exceeded`, the composer's reason).
+      const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : undefined;
+      await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState, extra });
       return;
     }
     case 'deliver':

@@ -289,6 +289,7 @@ export async function submitSend(
       deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
     };
     const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
+    if (!fits.inbox_live) throw notFound('inbox');
     if (!fits.inserted) {
       throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
     }

@@ -32,15 +32,15 @@ export async function findInbox(db: Executor, orgId: string, projectId: string, 
   return rows[0] ?? null;
 }
 
-const WITH_POLICY = `SELECT i.*, o.default_review_policy FROM inboxes i JOIN orgs o ON o.id = i.org_id`;
+export const WITH_POLICY = `SELECT i.*, o.default_review_policy FROM inboxes i JOIN orgs o ON o.id = i.org_id`;
 
-const scopeFilter = (first: number) =>
+export const scopeFilter = (first: number) =>
   `i.org_id = $${first}
    AND ($${first + 1}::text IS NULL OR i.project_id = $${first + 1})
    AND ($${first + 2}::text IS NULL OR i.agent_id = $${first + 2})
    AND ($${first + 3}::text IS NULL OR i.id = $${first + 3})`;
 
-const scopeValues = (s: InboxScope) => [s.org_id, s.project_id, s.agent_id, s.inbox_id];
+export const scopeValues = (s: InboxScope) => [s.org_id, s.project_id, s.agent_id, s.inbox_id];
 
 /**
  * The query for the inbox with this id, or this address (the alias), inside a scope: its text
@@ -110,11 +110,15 @@ export type NewInbox = Pick<
   'org_id' | 'project_id' | 'id' | 'agent_id' | 'address' | 'domain' | 'display_name' | 'webhook_url' | 'created_by' | 'enrollment_token_id'
 > & { status?: 'active' | 'pending' };
 
-/** Inserts the inbox; null when its address is taken. */
+/**
+ * Inserts the inbox; null when its address is taken. An id that a deleted inbox had is never
+ * inserted again (its tombstone keeps it 404); ids are random, so in practice this never refuses.
+ */
 export async function insertInbox(tx: Executor, i: NewInbox): Promise<InboxRow | null> {
   const { rows } = await tx.query<InboxRow>(
     `INSERT INTO inboxes (org_id, project_id, id, agent_id, address, domain, display_name, webhook_url, created_by, enrollment_token_id, status)
-     VALUES ($1, $2, $3, $4, lower($5), lower($6), $7, $8, $9, $10, $11)
+     SELECT $1, $2, $3, $4, lower($5), lower($6), $7, $8, $9, $10, $11
+      WHERE NOT EXISTS (SELECT 1 FROM inbox_tombstones t WHERE t.id = $3)
      ON CONFLICT (address) DO NOTHING RETURNING *`,
     [i.org_id, i.project_id, i.id, i.agent_id, i.address, i.domain, i.display_name, i.webhook_url, i.created_by, i.enrollment_token_id, i.status ?? 'active'],
   );

@@ -138,23 +138,30 @@ export const inboxSendLock = (inboxId: string): bigint => lockKey(`send ${inboxI
 
 /**
  * Inserts the review and counts its recipients in its inbox's current minute, only if they fit in
- * what the last 24 hours left of `limit`. now() is the transaction's start, the same instant as the
- * review's created_at, against which a cancellation gives the recipients back.
+ * what the last 24 hours left of `limit` and the inbox still exists (read under the inbox's send
+ * lock, which a deletion takes too: a send racing a deletion is refused, never left behind it).
+ * now() is the transaction's start, the same instant as the review's created_at, against which a
+ * cancellation gives the recipients back.
  */
-export async function insertReviewWithinLimit(tx: Executor, r: NewReview, limit: number): Promise<{ inserted: boolean; used_24h: number }> {
-  const { rows } = await tx.query<{ inserted: boolean; used_24h: number }>({
+export async function insertReviewWithinLimit(
+  tx: Executor,
+  r: NewReview,
+  limit: number,
+): Promise<{ inserted: boolean; used_24h: number; inbox_live: boolean }> {
+  const { rows } = await tx.query<{ inserted: boolean; used_24h: number; inbox_live: boolean }>({
     name: 'reviews-insert-within-limit',
     text: `WITH used AS (SELECT coalesce(sum(u.recipients), 0)::int AS n FROM recipient_usage u
                         WHERE u.org_id = $1 AND u.inbox_id = $4 AND u.minute > now() - interval '24 hours'),
+           live AS (SELECT 1 FROM inboxes WHERE org_id = $1 AND id = $4),
            ins AS (
              INSERT INTO reviews (org_id, project_id, id, inbox_id, agent_id, kind, parent_message_id, "references", recipient_count, deadline_at)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM used WHERE used.n + $9 <= $11
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM used WHERE used.n + $9 <= $11 AND EXISTS (SELECT 1 FROM live)
              RETURNING id),
            counted AS (
              INSERT INTO recipient_usage (org_id, inbox_id, minute, recipients)
              SELECT $1, $4, date_trunc('minute', now()), $9 FROM ins
              ON CONFLICT (org_id, inbox_id, minute) DO UPDATE SET recipients = recipient_usage.recipients + EXCLUDED.recipients)
-           SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h`,
+           SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h, EXISTS (SELECT 1 FROM live) AS inbox_live`,
     values: [r.org_id, r.project_id, r.id, r.inbox_id, r.agent_id, r.kind, r.parent_message_id, r.references, r.recipient_count, r.deadline_at, limit],
   });
   return rows[0]!;

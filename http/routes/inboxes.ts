@@ -1,11 +1,15 @@
 // Inboxes on both planes: agents create and read their own, console members any of the project.
+import { deleteInbox } from '../../actors/inbox-deletion.ts';
 import { createInbox } from '../../actors/inboxes.ts';
+import { updateInboxPolicy } from '../../actors/review-settings.ts';
 import { listInboxes, type InboxCursor } from '../../storage/inboxes.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { callerInbox, callerScope, listScope } from '../inbox-access.ts';
 import { inboxIncludes, withIncluded } from '../include.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
 import { presentInbox } from '../present/inboxes.ts';
+
+const NO_CONTENT = { status: 204, body: null, headers: {} };
 
 const isInboxCursor = (v: any): v is InboxCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
 
@@ -48,6 +52,29 @@ export function inboxRoutes(s: Services): RouteTable {
       const inbox = await callerInbox(s, ctx);
       const included = await inboxIncludes(s, callerScope(ctx), [inbox], ctx.state.include);
       ctx.body = withIncluded(presentInbox(inbox), included.get(inbox.id));
+    },
+    updateInbox: async (ctx) => {
+      const inbox = await callerInbox(s, ctx);
+      const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox: inbox.id };
+      ctx.body = presentInbox(await updateInboxPolicy(s.db, at, { recipient_limit_24h: ctx.state.body.recipient_limit_24h }));
+    },
+    deleteInbox: async (ctx) => {
+      const auth = ctx.state.auth!;
+      await deleteInbox(
+        s,
+        { scope: callerScope(ctx), inbox: ctx.state.params.inbox_id!, by: 'composer', deleted_by: auth.agent_id },
+        ctx.state.idempotency && ((tx) => ctx.state.idempotency!.completeIn(tx, NO_CONTENT)),
+      );
+      ctx.status = 204;
+    },
+    adminDeleteInbox: async (ctx) => {
+      const scope = { org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id!, agent_id: null, inbox_id: null };
+      await deleteInbox(
+        s,
+        { scope, inbox: ctx.state.params.inbox_id!, by: 'human', deleted_by: ctx.state.console!.email },
+        ctx.state.idempotency && ((tx) => ctx.state.idempotency!.completeIn(tx, NO_CONTENT)),
+      );
+      ctx.status = 204;
     },
     adminCreateInbox: async (ctx) => {
       const b = ctx.state.body;
