@@ -59,6 +59,8 @@ export const TOOLS: ToolSpec[] = [
 /** Agent-plane operations with no tool, and why. */
 export const NOT_TOOLS: Record<string, string> = {
   streamEvents: 'a long-lived SSE stream; MCP clients use wait_for_email and wait_for_review_event instead',
+  deleteInbox: 'permanent and destructive, and not in the contract\'s MCP tool list: an inbox is deleted through the REST API or the SDK (deleteInbox) by a key holding mailbox:delete',
+  updateInbox: 'the recipient limit is a quota setting held by keys with mailbox:quota, not in the contract\'s MCP tool list; it is changed through the REST API or the SDK (updateInbox)',
 };
 
 /** Tools the contract names whose agent-plane verbs this service does not have yet. */

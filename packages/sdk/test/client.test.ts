@@ -332,6 +332,27 @@ test('self-signup: signupStatus, signUp refused while the gate is closed, then s
   assert.equal(me.agent_id, signed.agent_id);
 });
 
+test('updateInbox and deleteInbox with a key holding mailbox:quota and mailbox:delete', async () => {
+  const me: any = await client.whoami();
+  const issued = await svc.api.post(
+    `${A}/agents/${me.agent_id}/keys`,
+    { permissions: ['mailbox:create', 'mailbox:read', 'mailbox:quota', 'mailbox:delete'] },
+    tenant.consoleToken,
+  );
+  assert.equal(issued.status, 201, issued.text);
+  const admin = counted(new AgentInbox({ baseUrl: svc.url, apiKey: issued.body.key }));
+  // The plan's inboxes are all in use by now: the one the contacts test made is done with.
+  const inbox = ((await admin.listInboxes({ limit: 100 })) as any).data.find((i: any) => i.display_name === 'Contacts');
+  assert.equal(((await admin.updateInbox(inbox.id, { recipient_limit_24h: 7 })) as any).recipient_limit_24h, 7);
+  await assert.rejects(
+    admin.updateInbox(inbox.id, { recipient_limit_24h: -1 }),
+    (e: any) => e instanceof AgentInboxError && e.status === 400 && e.errors?.[0]?.field === 'recipient_limit_24h',
+  );
+  assert.equal(await admin.deleteInbox(inbox.id, { idempotencyKey: `sdk-del-${inbox.id}` }), undefined);
+  assert.equal(await admin.deleteInbox(inbox.id, { idempotencyKey: `sdk-del-${inbox.id}` }), undefined, 'the replay is the same 204');
+  await assert.rejects(admin.getInbox(inbox.id), (e: any) => e instanceof AgentInboxError && e.status === 404);
+});
+
 test('every generated method was exercised against the service', () => {
   const all = Object.keys(OPERATIONS) as OperationId[];
   assert.deepEqual(all.filter((id) => !called.has(id)), []);

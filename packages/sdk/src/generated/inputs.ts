@@ -330,6 +330,51 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "include": "query"
     }
   },
+  "updateInbox": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "inbox_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 320,
+          "description": "The inbox id (`inb_...`), or its address as an alias, within the key's reach."
+        },
+        "recipient_limit_24h": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000000
+        }
+      },
+      "required": [
+        "inbox_id",
+        "recipient_limit_24h"
+      ]
+    },
+    "where": {
+      "inbox_id": "path",
+      "recipient_limit_24h": "body"
+    }
+  },
+  "deleteInbox": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "inbox_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 320,
+          "description": "The inbox id (`inb_...`), or its address as an alias, within the key's reach."
+        }
+      },
+      "required": [
+        "inbox_id"
+      ]
+    },
+    "where": {
+      "inbox_id": "path"
+    }
+  },
   "listMessages": {
     "schema": {
       "type": "object",

@@ -77,6 +77,16 @@ export abstract class GeneratedMethods {
     return this.call('getInbox', { inbox_id }, undefined, query, 'json', options);
   }
 
+  /** Change the inbox's rolling 24-hour recipient limit. (PATCH /v1/inboxes/{inbox_id}) */
+  updateInbox(inbox_id: string, body: T.BodyOf<'updateInbox'>, options?: T.CallOptions): Promise<T.ResponseOf<'updateInbox'>> {
+    return this.call('updateInbox', { inbox_id }, body, undefined, 'json', options);
+  }
+
+  /** Delete the inbox for good, with its mail. (DELETE /v1/inboxes/{inbox_id}) */
+  deleteInbox(inbox_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'deleteInbox'>> {
+    return this.call('deleteInbox', { inbox_id }, undefined, undefined, 'json', options);
+  }
+
   /** Messages of one folder, newest first. (GET /v1/inboxes/{inbox_id}/messages) */
   listMessages(inbox_id: string, query?: T.QueryOf<'listMessages'>, options?: T.CallOptions): Promise<T.ResponseOf<'listMessages'>> {
     return this.call('listMessages', { inbox_id }, undefined, query, 'json', options);

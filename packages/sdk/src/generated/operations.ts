@@ -14,6 +14,8 @@ export const OPERATIONS = {
   listInboxes: { method: 'GET', path: '/v1/inboxes' },
   createInbox: { method: 'POST', path: '/v1/inboxes' },
   getInbox: { method: 'GET', path: '/v1/inboxes/{inbox_id}' },
+  updateInbox: { method: 'PATCH', path: '/v1/inboxes/{inbox_id}' },
+  deleteInbox: { method: 'DELETE', path: '/v1/inboxes/{inbox_id}' },
   listMessages: { method: 'GET', path: '/v1/inboxes/{inbox_id}/messages' },
   getMessage: { method: 'GET', path: '/v1/messages/{message_id}' },
   getMessageRaw: { method: 'GET', path: '/v1/inboxes/{inbox_id}/messages/{message_id}/raw' },

@@ -196,7 +196,15 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbox of the project for good, with its mail (owner or admin).
+         * @description The console form of `DELETE /v1/inboxes/{inbox_id}`, with the same effects, waits and
+         *     answers: the inbox's mail, threads, files and webhooks removed, its live reviews cancelled
+         *     (`cancelled_by: human`, `reason: inbox_deleted`), its id `404` for good, its address
+         *     answering `550` and free for a new inbox. The inbox is addressed by id or by address.
+         *     Idempotent on `Idempotency-Key`.
+         */
+        delete: operations["adminDeleteInbox"];
         options?: never;
         head?: never;
         /**
@@ -1136,10 +1144,53 @@ export interface paths {
         get: operations["getInbox"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the inbox for good, with its mail.
+         * @description Removes the inbox and everything it holds: its messages (raw sources, attachments, search
+         *     entries), threads, contact list, recipient counts, the files attached to its reviews, its
+         *     review links, the webhooks that name it (with their deliveries), and pushes of its mail
+         *     still pending to its agent's other webhooks. Keys whose ceiling is this inbox are revoked.
+         *     Its live reviews are cancelled through the review machine (`review.cancelled` with `reason:
+         *     inbox_deleted` on the review event queue and the event log); review records themselves
+         *     stay, as the agent's history. The event log keeps its entries. The inbox's slot under the
+         *     plan's inbox limit is free at once (the limit counts live inboxes); an enrollment token's
+         *     lifetime allowance is not given back.
+         *
+         *     Afterwards the id is `404` on every route, for good: a tombstone keeps it, so it is never
+         *     given to another inbox. The address is released: mail to it is refused with `550 5.1.1` at
+         *     RCPT, and a new inbox may later be created with it (a new inbox with a new id, and none of
+         *     the old mail).
+         *
+         *     A send approved or released from this inbox whose delivery is in flight is not cancelled
+         *     and not lost: the deletion waits (up to 10 s) for the delivery to finish, so the mail goes
+         *     out once and its outcome is recorded, then deletes. If a delivery is still running after
+         *     that (the relay deferred it), or its outcome is unknown and parked for reconciliation, the
+         *     answer is `409 conflict` with `Retry-After`, one `errors[]` entry `{field: review_id, code:
+         *     delivery_in_flight, detail: <review id>}` per such review, and nothing is deleted. Mail that
+         *     arrives while the deletion runs, or within 5 s after it at an SMTP server that had just
+         *     looked the address up, is either stored before it (and deleted with the inbox) or refused
+         *     with a temporary `451` and never stored; the sender's retry then meets the `550`. A send
+         *     submitted while the deletion runs either becomes a review first (and is cancelled with
+         *     the others) or is `404`.
+         *
+         *     Needs `mailbox:delete` (not among the default permissions). Idempotent on
+         *     `Idempotency-Key`: a retry replays the `204`; without the header a second call is `404`.
+         */
+        delete: operations["deleteInbox"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the inbox's rolling 24-hour recipient limit.
+         * @description `recipient_limit_24h` (0 to 1,000,000; 0 stops sending) is the number of recipients (to
+         *     plus cc) the inbox may send to in any rolling 24 hours; sends over it are `403
+         *     quota_exceeded` with `reason: recipient_limit_exceeded`. Lowering it below what the last 24
+         *     hours used refuses further sends until enough of them age out; nothing already queued is
+         *     withdrawn. Needs `mailbox:quota` (not among the default permissions: a key gets it when
+         *     issued with it). The review policy of an inbox is a human setting, changed on the console
+         *     (`PATCH A/inboxes/{inbox_id}`), not here. A value that is not an integer in range is `400
+         *     bad_request` naming `recipient_limit_24h`; an unknown key is `400` listing the accepted one.
+         */
+        patch: operations["updateInbox"];
         trace?: never;
     };
     "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes": {
@@ -3901,6 +3952,35 @@ export interface operations {
             404: components["responses"]["Problem"];
         };
     };
+    adminDeleteInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
     adminUpdateInbox: {
         parameters: {
             query?: never;
@@ -5449,6 +5529,67 @@ export interface operations {
                     "application/json": components["schemas"]["Inbox"];
                 };
             };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    deleteInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    updateInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    recipient_limit_24h: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The inbox after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
