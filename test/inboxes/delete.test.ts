@@ -252,3 +252,24 @@ test('PATCH /v1/inboxes/{id} changes recipient_limit_24h with mailbox:quota; bad
   const stranger = await agentWithInbox(svc, tenant);
   assert.equal((await svc.api.patch(`/v1/inboxes/${stranger.inboxId}`, { recipient_limit_24h: 1 }, quota)).status, 404);
 });
+
+test('a send parked for reconciliation (its outcome unknown) keeps the inbox: 409 naming the review, nothing deleted', async () => {
+  const tenant = await createTenant(svc);
+  const agent = await agentWithInbox(svc, tenant);
+  const deleter = await keyWith(tenant, agent, ['mailbox:delete']);
+  const held = await agent.send({ to: 'dana@acme.example', subject: 'Unknown fate', text: 'x', intent: INTENT });
+  relay.mode = 'drop-after-data';
+  try {
+    assert.equal((await agent.decide(held.body.review_id, { action: 'approve', parent_revision: 1 })).status, 200);
+    await waitFor(async () => ((await agent.review(held.body.review_id)).body.send_needs_reconciliation ? true : null), 'the review to be parked');
+  } finally {
+    relay.mode = 'accept';
+  }
+  const r = await svc.api.del(`/v1/inboxes/${agent.inboxId}`, deleter);
+  assert.equal(r.status, 409, r.text);
+  assert.equal(r.body.code, 'conflict');
+  assert.deepEqual(r.body.errors, [{ field: 'review_id', code: 'delivery_in_flight', detail: held.body.review_id }]);
+  assert.ok(Number(r.headers.get('retry-after')) > 0);
+  assert.equal((await rowsOf(agent.inboxId)).inboxes, 1, 'nothing was deleted');
+  assert.equal((await agent.review(held.body.review_id)).body.state, 'approved', 'the parked review was not touched');
+});
