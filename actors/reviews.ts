@@ -21,7 +21,7 @@ import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
-import { highWater } from '../storage/rules.ts';
+import { claimBornStale, highWater } from '../storage/rules.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
@@ -431,7 +431,11 @@ export const composer = {
       // A redraft names the rules it was built against (by default, those of the draft it revises).
       const rulesVersion = await currentRulesVersion(tx, row);
       const builtAgainst = input.rules_version ?? snapshot.context.rules_version;
-      if (snapshot.can(probe) && builtAgainst < rulesVersion) throw bornStale(builtAgainst, rulesVersion);
+      // At most once per high-water (the 409 taxonomy): a redraft resubmitted after a born_stale
+      // at the same high-water is taken, stamped with it; only a newer high-water refuses again.
+      if (snapshot.can(probe) && builtAgainst < rulesVersion && (await claimBornStale(s.db, row.org_id, row.id, rulesVersion))) {
+        throw bornStale(builtAgainst, rulesVersion);
+      }
       if ((input.to !== undefined || input.cc !== undefined) && snapshot.can(probe)) {
         const current = { to: (snapshot.context.draft.to as Recipient[]) ?? [], cc: (snapshot.context.draft.cc as Recipient[]) ?? [] };
         Object.assign(draft, await checkedRecipients(tx, row, input, current));

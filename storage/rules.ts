@@ -97,6 +97,21 @@ export async function highWater(db: Executor, orgId: string, projectId: string):
 }
 
 /**
+ * Records that a redraft of the review met born_stale at this high-water; false when one already
+ * had (born_stale is answered at most once per review and high-water). Committed on its own: the
+ * redraft it refuses changes nothing, but the answer must be remembered.
+ */
+export async function claimBornStale(db: Executor, orgId: string, reviewId: string, version: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO review_born_stale (org_id, review_id, rules_version) VALUES ($1, $2, $3)
+     ON CONFLICT (org_id, review_id) DO UPDATE SET rules_version = EXCLUDED.rules_version, answered_at = now()
+      WHERE review_born_stale.rules_version < EXCLUDED.rules_version`,
+    [orgId, reviewId, version],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
  * Raises the high-water of every project the rule applies to (one project, or every project of
  * the org for an org-layer rule) in one statement; answers the new values.
  */

@@ -34,12 +34,10 @@ test('a redraft against an older rules version is 409 born_stale with the curren
   const current = await rulesVersion();
   assert.equal(current, old + 1);
 
-  for (const body of [{ parent_revision: 1, rules_version: old, text: 'Tuesday works!' }, { parent_revision: 1, text: 'Tuesday works!' }]) {
-    const r = await svc.api.post(`/v1/reviews/${review.id}/revisions`, body, agent.key);
-    assert.equal(r.status, 409, r.text);
-    assert.equal(r.body.code, 'born_stale');
-    assert.deepEqual(r.body.errors.map((e: any) => [e.field, e.code]), [['rules_version', String(current)]]);
-  }
+  const r = await svc.api.post(`/v1/reviews/${review.id}/revisions`, { parent_revision: 1, rules_version: old, text: 'Tuesday works!' }, agent.key);
+  assert.equal(r.status, 409, r.text);
+  assert.equal(r.body.code, 'born_stale');
+  assert.deepEqual(r.body.errors.map((e: any) => [e.field, e.code]), [['rules_version', String(current)]]);
   const after = (await agent.review(review.id)).body;
   assert.equal(after.revision, 1);
   assert.equal(after.version, review.version);
@@ -50,6 +48,32 @@ test('a redraft against an older rules version is 409 born_stale with the curren
   assert.equal(ok.status, 200, ok.text);
   assert.equal(ok.body.revision, 2);
   assert.equal(ok.body.rules_version, current);
+});
+
+test('born_stale is answered at most once per high-water: the retry at the same high-water is taken; a newer high-water refuses once more', async () => {
+  const review = await draft();
+  const old = review.rules_version;
+  await human(`${A}/rules`, { rule_text: 'Use the 24-hour clock.' });
+  const first = await rulesVersion();
+  const path = `/v1/reviews/${review.id}/revisions`;
+
+  // Without rules_version the redraft is built against the draft's own, older, rules.
+  const refused = await svc.api.post(path, { parent_revision: 1, text: 'Tuesday 15:00 works.' }, agent.key);
+  assert.equal(refused.status, 409, refused.text);
+  assert.equal(refused.body.code, 'born_stale');
+  const retried = await svc.api.post(path, { parent_revision: 1, rules_version: old, text: 'Tuesday 15:00 works.' }, agent.key);
+  assert.equal(retried.status, 200, 'the second redraft at the same high-water is not refused again');
+  assert.equal(retried.body.revision, 2);
+  assert.equal(retried.body.rules_version, first, 'it is stamped with the high-water it was told of');
+
+  await human(`${A}/rules`, { rule_text: 'Name the meeting room.' });
+  const second = await rulesVersion();
+  const again = await svc.api.post(path, { parent_revision: 2, rules_version: first, text: 'Tuesday 15:00 in Room 2.' }, agent.key);
+  assert.equal(again.status, 409, 'a newer high-water is news again');
+  assert.deepEqual(again.body.errors.map((e: any) => [e.field, e.code]), [['rules_version', String(second)]]);
+  const once = await svc.api.post(path, { parent_revision: 2, rules_version: first, text: 'Tuesday 15:00 in Room 2.' }, agent.key);
+  assert.equal(once.status, 200, once.text);
+  assert.equal(once.body.rules_version, second);
 });
 
 test('restamp moves a draft to the current rules without a content change; a revise then succeeds', async () => {
