@@ -33,6 +33,7 @@ import {
   type RuleRevision,
   type RuleRow,
 } from '../storage/rules.ts';
+import { findReview, listFeedback } from '../storage/reviews.ts';
 import { listProjects } from '../storage/tenancy.ts';
 import { broadcastRuleChange } from '../storage/review-events.ts';
 import { publishEvent } from './events.ts';
@@ -80,6 +81,7 @@ export function ruleView(r: RuleRow) {
     status: r.status,
     supersedes_id: r.supersedes_id,
     author_kind: r.author_kind,
+    source_review_id: r.source_review_id,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };
@@ -188,7 +190,7 @@ async function reread(tx: pg.ClientBase, home: RuleHome, id: string): Promise<Ru
 async function writeRevision(
   tx: pg.ClientBase,
   queue: Queue,
-  rev: Omit<RuleRevision, 'created_at'>,
+  rev: Omit<RuleRevision, 'created_at' | 'source_review_id'> & { source_review_id?: string | null },
   status: 'proposed' | 'active',
   opts: { restores?: boolean; replaces_active?: boolean } = {},
 ): Promise<RuleRow> {
@@ -200,7 +202,13 @@ async function writeRevision(
 }
 
 /** A new lineage at rev 1. A human's rule is audited; an agent's lands `proposed`. */
-export async function createRule(deps: Deps, home: RuleHome, input: RuleInput, author: RuleAuthor): Promise<RuleRow> {
+export async function createRule(
+  deps: Deps,
+  home: RuleHome,
+  input: RuleInput,
+  author: RuleAuthor,
+  source: { review_id: string } | null = null,
+): Promise<RuleRow> {
   return withTransaction(deps.db, async (tx) => {
     const rev: Omit<RuleRevision, 'created_at'> = {
       org_id: home.org_id,
@@ -219,6 +227,7 @@ export async function createRule(deps: Deps, home: RuleHome, input: RuleInput, a
       author_kind: author.kind,
       author_agent_id: author.kind === 'agent' ? author.agent_id : null,
       author_email: author.kind === 'human' ? author.email : null,
+      source_review_id: source?.review_id ?? null,
     };
     await checkInput(tx, home, rev);
     const status = author.kind === 'agent' ? 'proposed' : (input.status ?? 'active');
@@ -348,6 +357,33 @@ export async function undoRuleChange(deps: Deps, home: RuleHome, udoId: string, 
     await markUndone(tx, home.org_id, row.id, undo.id);
     return restored;
   });
+}
+
+/**
+ * A reviewer's correction turned into a rule: a human proposes, from a review whose draft was
+ * edited, a rule (in the review's project, `proposed`, naming the review) that the agent reads
+ * once a human activates it. Scope `category` without a `category_id` takes the review's category.
+ */
+export async function proposeRuleFromReview(
+  deps: Deps,
+  home: RuleHome,
+  reviewId: string,
+  input: Omit<RuleInput, 'status'>,
+  email: string,
+): Promise<RuleRow> {
+  const review = await findReview(deps.db, { ...home, agent_id: null, inbox_id: null }, reviewId);
+  if (!review) throw notFound('review');
+  const edits = (await listFeedback(deps.db, home.org_id, review.id)).filter((f) => f.kind === 'edit');
+  if (edits.length === 0) {
+    throw new Problem('conflict', {
+      detail: `No reviewer has edited the draft of ${review.id}: there is no correction to learn a rule from. Write the rule with POST A/rules instead.`,
+      errors: [{ field: 'review_id', code: 'not_edited', detail: review.id }],
+    });
+  }
+  const scope = input.scope ?? 'general';
+  const reviewCategory = (review.snapshot as { context?: { category_id?: string | null } }).context?.category_id ?? null;
+  const category_id = input.category_id ?? (scope === 'category' ? reviewCategory : null);
+  return createRule(deps, home, { ...input, scope, category_id, status: 'proposed' }, { kind: 'human', email }, { review_id: review.id });
 }
 
 // ---- The agent's side

@@ -20,23 +20,25 @@ export type RuleRevision = {
   author_kind: 'agent' | 'human';
   author_agent_id: string | null;
   author_email: string | null;
+  /** The review whose edit the rule was proposed from (POST A/reviews/{id}/propose-rule). */
+  source_review_id: string | null;
   created_at: Date;
 };
 
 export type RuleRow = RuleRevision & { status: string; updated_at: Date };
 
 const COLUMNS = `r.org_id, r.project_id, r.id, r.lineage_id, r.rev, r.rule_layer, r.scope, r.category_id, r.scope_agent_id,
-  r.rule_text, r.kind, r.priority, r.supersedes_id, r.author_kind, r.author_agent_id, r.author_email, r.created_at,
+  r.rule_text, r.kind, r.priority, r.supersedes_id, r.author_kind, r.author_agent_id, r.author_email, r.source_review_id, r.created_at,
   m.state AS status, m.updated_at`;
 const JOIN = `rules r JOIN machine_instances m ON m.org_id = r.org_id AND m.kind = 'rule' AND m.id = r.id`;
 
-export async function insertRule(db: Executor, r: Omit<RuleRevision, 'created_at'>): Promise<void> {
+export async function insertRule(db: Executor, r: Omit<RuleRevision, 'created_at' | 'source_review_id'> & { source_review_id?: string | null }): Promise<void> {
   await db.query(
     `INSERT INTO rules (org_id, project_id, id, lineage_id, rev, rule_layer, scope, category_id, scope_agent_id, rule_text,
-                        kind, priority, supersedes_id, author_kind, author_agent_id, author_email)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+                        kind, priority, supersedes_id, author_kind, author_agent_id, author_email, source_review_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [r.org_id, r.project_id, r.id, r.lineage_id, r.rev, r.rule_layer, r.scope, r.category_id, r.scope_agent_id, r.rule_text,
-      r.kind, r.priority, r.supersedes_id, r.author_kind, r.author_agent_id, r.author_email],
+      r.kind, r.priority, r.supersedes_id, r.author_kind, r.author_agent_id, r.author_email, r.source_review_id ?? null],
   );
 }
 

@@ -1,5 +1,5 @@
 // Console plane of writing rules: project rules (A/rules) and org-layer rules (/v1/admin/orgs/{org_id}/rules).
-import { createRule, decideRule, reviseRule, ruleView, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
+import { createRule, decideRule, proposeRuleFromReview, reviseRule, ruleView, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
 import { listAudit, listRules, type AuditRow } from '../../storage/rules.ts';
 import type { ApiContext, Handler, RouteTable, Services } from '../context.ts';
 
@@ -51,7 +51,12 @@ export function adminRuleRoutes(s: Services): RouteTable {
   const undo: Handler = async (ctx) => {
     ctx.body = ruleView(await undoRuleChange(deps, home(ctx), ctx.state.params.udo_id!, email(ctx)));
   };
+  const proposeFromReview: Handler = async (ctx) => {
+    ctx.status = 201;
+    ctx.body = ruleView(await proposeRuleFromReview(deps, home(ctx), ctx.state.params.review_id!, ctx.state.body, email(ctx)));
+  };
   return {
+    adminProposeRuleFromReview: proposeFromReview,
     adminCreateRule: create,
     adminListRules: list,
     adminReviseRule: revise,

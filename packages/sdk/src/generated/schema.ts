@@ -609,6 +609,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/reviews/{review_id}/propose-rule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a reviewer's edit of a draft into a proposed rule.
+         * @description What a reviewer corrected becomes a rule the agent reads next time: `rule_text` states the
+         *     correction as a rule. The rule is created in the review's project, `proposed` (it joins the
+         *     ladder, and raises the rules high-water, only when a human activates it), `author_kind`
+         *     `human`, with `source_review_id` naming the review. Audited like any human rule; emits
+         *     `rule.created`. `scope: category` without `category_id` takes the review's category. The
+         *     review must have been edited (by a human or a reviewer agent): otherwise `409 conflict`
+         *     with `errors[0] = {field: review_id, code: not_edited}`. A review of another project is
+         *     `404`. `rule_text` is 1-2000 characters; unknown keys are `400` listing the accepted ones.
+         */
+        post: operations["adminProposeRuleFromReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/settings": {
         parameters: {
             query?: never;
@@ -1906,8 +1937,11 @@ export interface paths {
          *     `rules_version` names the rules high-water the redraft was built against (`GET /v1/rules`;
          *     omitted, the draft's own). Older than the project's high-water is `409 born_stale`, with
          *     the current high-water as the `rules_version` entry of `errors[]`, and nothing changes:
-         *     re-read the rules and resubmit, or restamp when nothing needs to change (at most once per
-         *     high-water). An accepted revision records the current high-water.
+         *     re-read the rules and resubmit, or restamp when nothing needs to change. `born_stale` is
+         *     answered at most once per review and high-water: the next redraft of that review at the
+         *     same high-water is taken whatever `rules_version` it names (the agent was told; a retry
+         *     must not loop), and only a newer high-water refuses again. An accepted revision records
+         *     the current high-water.
          */
         post: operations["reviseReview"];
         delete?: never;
@@ -2713,6 +2747,26 @@ export interface components {
             /** @description Default 0; higher first within a rung of the ladder. */
             priority?: number;
         };
+        RuleFromReview: {
+            /** @description At most 2000 characters. */
+            rule_text: string;
+            /**
+             * @description Default `general`.
+             * @enum {string}
+             */
+            scope?: "general" | "category";
+            /** @description Required when `scope` is `category`, and only then. */
+            category_id?: string | null;
+            /** @description A per-agent override: the rule applies to this agent only. */
+            scope_agent_id?: string | null;
+            /**
+             * @description Default `soft`; a hard rule is not overridden by any lower rule.
+             * @enum {string}
+             */
+            kind?: "soft" | "hard";
+            /** @description Default 0; higher first within a rung of the ladder. */
+            priority?: number;
+        };
         Rule: {
             /** @description `rule_...` */
             id: string;
@@ -2737,6 +2791,8 @@ export interface components {
             supersedes_id?: string | null;
             /** @enum {string} */
             author_kind: "agent" | "human";
+            /** @description The review whose edit the rule was proposed from; null otherwise. */
+            source_review_id?: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4545,6 +4601,39 @@ export interface operations {
         responses: {
             /** @description The restored rule. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminProposeRuleFromReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleFromReview"];
+            };
+        };
+        responses: {
+            /** @description The proposed rule. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
