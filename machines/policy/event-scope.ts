@@ -47,7 +47,9 @@ export function canSeeEvent(scope: Scope, e: ScopedEvent): boolean {
   if (scope.project_id !== null && e.project_id !== scope.project_id) return false;
   if (scope.inbox_id !== null) return e.inbox_id === scope.inbox_id;
   if (scope.agent_id === null) return true;
-  if (e.inbox_id !== null) return e.inbox_agent_id === scope.agent_id;
+  // A deleted inbox has no owner to look up: its events (the cancellations of its reviews) go by
+  // the agent they name.
+  if (e.inbox_id !== null) return (e.inbox_agent_id ?? e.agent_id) === scope.agent_id;
   return e.agent_id === null || e.agent_id === scope.agent_id;
 }
 

@@ -139,6 +139,12 @@ describe('which events a key reaches', () => {
     assert.equal(canSeeEvent(project, ev({ org_id: 'org_b' })), false);
   });
 
+  test('events of a deleted inbox (no owner left to look up) reach the agent they name, and no sibling', () => {
+    assert.equal(canSeeEvent(project, ev({ inbox_id: 'inb_gone', inbox_agent_id: null, agent_id: 'agt_me' })), true);
+    assert.equal(canSeeEvent(project, ev({ inbox_id: 'inb_gone', inbox_agent_id: null, agent_id: 'agt_sibling' })), false);
+    assert.equal(canSeeEvent(project, ev({ inbox_id: 'inb_gone', inbox_agent_id: null, agent_id: null })), false);
+  });
+
   test('an inbox key sees only events about its inbox', () => {
     const inbox = { ...project, inbox_id: 'inb_1' };
     assert.equal(canSeeEvent(inbox, ev({ inbox_id: 'inb_1', inbox_agent_id: 'agt_me' })), true);

@@ -5,6 +5,8 @@ import { after, test } from 'node:test';
 import { sendMail } from '../helpers/mail.ts';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { openStream } from '../events/sse-client.ts';
+import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { startRelay } from '../reviews/relay.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy, type Agent } from '../reviews/setup.ts';
 
@@ -88,6 +90,20 @@ test('deleting an inbox removes its mail, cancels its live reviews with inbox_de
     [reviewId],
   );
   assert.deepEqual(transitions.at(-1), { from_state: 'needs_review', to_state: 'cancelled', reason: 'inbox_deleted' });
+  // The event log carries it too: the agent's stream replays it though the inbox is gone.
+  const stream = await openStream(svc.url, '/v1/events/stream?types=review.cancelled', {
+    token: agent.key,
+    headers: { 'Last-Event-ID': (await eventIdsFor(db)).encode(0) },
+  });
+  assert.equal(stream.status, 200, stream.body);
+  try {
+    const [cancelled] = await stream.waitForEvents(1);
+    assert.equal(cancelled!.event, 'review.cancelled');
+    const payload = JSON.parse(cancelled!.data);
+    assert.deepEqual([payload.data?.review_id ?? payload.review_id, payload.data?.reason ?? payload.reason], [reviewId, 'inbox_deleted']);
+  } finally {
+    stream.close();
+  }
 
   // The id is 404 on every route, the address refuses mail.
   for (const path of [
