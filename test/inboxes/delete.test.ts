@@ -100,7 +100,7 @@ test('deleting an inbox removes its mail, cancels its live reviews with inbox_de
     const [cancelled] = await stream.waitForEvents(1);
     assert.equal(cancelled!.event, 'review.cancelled');
     const payload = JSON.parse(cancelled!.data);
-    assert.deepEqual([payload.data?.review_id ?? payload.review_id, payload.data?.reason ?? payload.reason], [reviewId, 'inbox_deleted']);
+    assert.deepEqual([payload.review_id, payload.reason], [reviewId, 'inbox_deleted']);
   } finally {
     stream.close();
   }
