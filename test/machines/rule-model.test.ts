@@ -52,6 +52,21 @@ describe('rule machine model', () => {
     });
   }
 
+  it('create is accepted only by a new revision; a new revision accepts no other verb', () => {
+    for (const [state, s] of reached) {
+      for (const c of creates) assert.equal(s.can(c), state === 'new', `create in ${state}`);
+      if (state === 'new') for (const verb of RULE_VERBS) assert.equal(s.can(verbEvent[verb]), false, `${verb} in new`);
+    }
+  });
+
+  it('superseded and retired are final: nothing leaves them', () => {
+    for (const state of ['superseded', 'retired'] as const) {
+      const s = reached.get(state)!;
+      assert.equal(s.status, 'done');
+      for (const e of allEvents()) assert.equal(s.can(e), false, `${e.type} in ${state}`);
+    }
+  });
+
   it('a human rule starts active and raises the high-water; an agent proposal does not', () => {
     const start = initialTransition(ruleMachine)[0];
     const [active] = transition(ruleMachine, start, creates[1]!);
