@@ -2,13 +2,24 @@
 import { agentProject, createRule, rulesFor, ruleView } from '../../actors/rules.ts';
 import type { RouteTable, Services } from '../context.ts';
 
+// A ladder read again at the same high-water is the same object (see rulesFor): its JSON is
+// written once, not on every read.
+const bodies = new WeakMap<object, string>();
+function serialized(ladder: object): string {
+  let body = bodies.get(ladder);
+  if (body === undefined) bodies.set(ladder, (body = JSON.stringify(ladder)));
+  return body;
+}
+
 export function ruleRoutes(s: Services): RouteTable {
   return {
     getRules: async (ctx) => {
       const auth = ctx.state.auth!;
       const project_id = await agentProject(s.db, auth);
       const category = ctx.state.query.category_id;
-      ctx.body = await rulesFor(s.db, { org_id: auth.org_id, project_id, agent_id: auth.agent_id, category_id: category ? String(category) : null });
+      const ladder = await rulesFor(s.db, { org_id: auth.org_id, project_id, agent_id: auth.agent_id, category_id: category ? String(category) : null });
+      ctx.type = 'application/json';
+      ctx.body = serialized(ladder);
     },
     proposeRule: async (ctx) => {
       const auth = ctx.state.auth!;
