@@ -34,6 +34,7 @@ export function inboxRoutes(s: Services): RouteTable {
           webhook_url: b.webhook_url,
         },
         s.now(),
+        s.config.plans,
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);
@@ -66,6 +67,7 @@ export function inboxRoutes(s: Services): RouteTable {
           webhook_url: b.webhook_url,
         },
         s.now(),
+        s.config.plans,
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);
