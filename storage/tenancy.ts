@@ -96,3 +96,9 @@ export async function setPlanTier(db: Executor, orgId: string, tier: string): Pr
   const { rowCount } = await db.query('UPDATE orgs SET plan_tier = $2 WHERE id = $1', [orgId, tier]);
   return rowCount === 1;
 }
+
+/** The org's first project (events about the org as a whole are filed under it). */
+export async function firstProjectOf(db: Executor, orgId: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id LIMIT 1', [orgId]);
+  return rows[0]?.id ?? null;
+}

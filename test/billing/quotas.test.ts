@@ -201,3 +201,19 @@ test("the enrollment key's daily sending and allowed domains", async () => {
   assert.equal(await count('SELECT count(*)::int AS n FROM reviews WHERE org_id = $1', [tenant.orgId]), 2);
 });
 
+
+test("the plan's webhook limit: one more is 403 quota_exceeded and nothing is registered", async () => {
+  const tenant = await createTenant(svc, { plan: 'free' });
+  const agent = await agentWithInbox(svc, tenant);
+  for (let i = 0; i < 3; i++) {
+    const r = await svc.api.post('/v1/webhooks', { url: `http://127.0.0.1:9/hook${i}` }, agent.key);
+    assert.equal(r.status, 201, r.text);
+  }
+  const over = await svc.api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook3' }, agent.key);
+  assert.equal(over.status, 403);
+  assert.deepEqual(
+    [over.body.code, over.body.reason, over.body.used, over.body.limit, over.body.remaining, over.body.upgrade_required],
+    ['quota_exceeded', 'webhook_limit_exceeded', 3, 3, 0, true],
+  );
+  assert.equal(await count('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [tenant.orgId]), 3);
+});
