@@ -9,7 +9,7 @@ import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent, invalidIntent, type IntentProblem } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
 import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
-import { planOf } from '../machines/policy/plans.ts';
+import { UNLIMITED, planOf } from '../machines/policy/plans.ts';
 import { checkSendCaps } from '../machines/policy/quotas.ts';
 import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
@@ -249,12 +249,16 @@ async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limi
  */
 async function reserveWithinCaps(tx: pg.PoolClient, s: SendServices, p: PreparedSend, reviewId: string, recipients: number, now: Date): Promise<void> {
   const a = p.allowances;
+  const plan = planOf(a.plan_tier, s.config.plans);
   // Only a key with a daily allowance has its sends reserved and counted against it.
   const tokenId = a.token_daily_send_limit === null ? null : a.token_id;
+  // With no cap to check there is nothing to reserve against, and no reason to queue this org's
+  // sends behind one row lock (delivery still counts every send).
+  if (plan.daily_message_cap === UNLIMITED && plan.included_messages_monthly === UNLIMITED && tokenId === null) return;
   const usage = await reserveSend(tx, { org_id: p.inbox.org_id, review_id: reviewId, recipients, token_id: tokenId });
   const refusal = checkSendCaps({
     delta: recipients,
-    plan: planOf(a.plan_tier, s.config.plans),
+    plan,
     reserved: usage.reserved,
     day_sent: usage.day_sent,
     month_total: usage.month_total,

@@ -217,3 +217,17 @@ test("the plan's webhook limit: one more is 403 quota_exceeded and nothing is re
   );
   assert.equal(await count('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [tenant.orgId]), 3);
 });
+
+test('an org with no cap reserves nothing but still counts every delivered send', async () => {
+  const tenant = await createTenant(svc, { plan: 'enterprise' });
+  const agent = await agentWithInbox(svc, tenant);
+  await setPolicy(agent, 'allow_direct');
+  const r = await send(agent, ['x@acme.example', 'y@acme.example']);
+  assert.equal(r.status, 202, r.text);
+  assert.equal(await count('SELECT reserved_recipients AS n FROM reviews WHERE org_id = $1', [tenant.orgId]), 0);
+  await agent.until(r.body.review_id, 'auto_sent');
+  const usage = await billing(tenant, '/usage');
+  assert.deepEqual([usage.body.sent_messages, usage.body.sent_recipients, usage.body.message_quota_limit, usage.body.message_quota_remaining], [1, 2, -1, -1]);
+  const me = await svc.api.get('/v1/auth/me', agent.key);
+  assert.deepEqual([me.body.sending.daily_remaining, me.body.sending.monthly_remaining], [-1, -1]);
+});
