@@ -5319,6 +5319,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A checkout session at the payment provider, once one is configured (this version has none, so it always answers 503). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        checkout_url: string;
+                    };
+                };
+            };
             401: components["responses"]["Legacy"];
             403: components["responses"]["Legacy"];
             /** @description `not_configured` (legacy envelope, `error: not_configured`) - no payment provider is configured; permanent, not retryable. */
