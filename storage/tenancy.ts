@@ -102,3 +102,9 @@ export async function firstProjectOf(db: Executor, orgId: string): Promise<strin
   const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id LIMIT 1', [orgId]);
   return rows[0]?.id ?? null;
 }
+
+/** People with any membership in the org: what the plan's member limit counts. */
+export async function countMembersOfOrg(db: Executor, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(DISTINCT user_id)::int AS n FROM memberships WHERE org_id = $1', [orgId]);
+  return rows[0]!.n;
+}

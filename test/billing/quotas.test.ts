@@ -231,3 +231,29 @@ test('an org with no cap reserves nothing but still counts every delivered send'
   const me = await svc.api.get('/v1/auth/me', agent.key);
   assert.deepEqual([me.body.sending.daily_remaining, me.body.sending.monthly_remaining], [-1, -1]);
 });
+
+test("the plan's member limit: inviting into a full org, or accepting past the limit, is 403 quota_exceeded", async () => {
+  const tenant = await createTenant(svc, { plan: 'free' });
+  const invite = (email: string) => svc.api.post(`/v1/admin/orgs/${tenant.orgId}/invitations`, { email }, tenant.consoleToken);
+  const accept = async (tok: string, email: string) => svc.api.post('/v1/admin/invitations/accept', { token: tok }, await svc.services.identity.mint!(email));
+  const stamp = Date.now();
+  const emails = [0, 1, 2].map((i) => `member${i}.${stamp}@people.example`);
+  const invited = [];
+  for (const email of emails) {
+    const r = await invite(email);
+    assert.equal(r.status, 201, r.text);
+    invited.push(r.body.token as string);
+  }
+  assert.equal((await accept(invited[0]!, emails[0]!)).status, 200);
+  assert.equal((await accept(invited[1]!, emails[1]!)).status, 200);
+  const members = () => count('SELECT count(DISTINCT user_id)::int AS n FROM memberships WHERE org_id = $1', [tenant.orgId]);
+  assert.equal(await members(), 3);
+
+  const late = await accept(invited[2]!, emails[2]!);
+  assert.equal(late.status, 403, late.text);
+  assert.deepEqual([late.body.error, late.body.reason, late.body.used, late.body.limit, late.body.remaining], ['quota_exceeded', 'member_limit_exceeded', 3, 3, 0]);
+  assert.equal(await members(), 3);
+  const full = await invite(`member3.${stamp}@people.example`);
+  assert.equal(full.status, 403);
+  assert.equal(full.body.reason, 'member_limit_exceeded');
+});
