@@ -2,7 +2,8 @@
 // for an agent enrolled with a token, the token's lifetime allowance. The org row lock makes
 // the count and the insert one step, so concurrent creations cannot pass a limit together.
 import { addressOf, checkUsername, generatedLocalPart } from '../machines/policy/inbox-address.ts';
-import { checkQuota, nextUsageReset, planOf, type QuotaCheck } from '../machines/policy/plans.ts';
+import { DEFAULT_PLANS, checkQuota, nextUsageReset, planOf, type Plans, type QuotaCheck } from '../machines/policy/plans.ts';
+import { domainAllowed, domainNotAllowed } from '../machines/policy/allowed-domains.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-tokens.ts';
@@ -28,7 +29,13 @@ export type CreateInboxInput = {
 // Generated addresses carry a random suffix; a collision is retried with a new one.
 const GENERATE_ATTEMPTS = 5;
 
-export async function createInbox(pool: Pool, inboxDomain: string, input: CreateInboxInput, now: Date): Promise<InboxWithPolicy> {
+export async function createInbox(
+  pool: Pool,
+  inboxDomain: string,
+  input: CreateInboxInput,
+  now: Date,
+  plans: Plans = DEFAULT_PLANS,
+): Promise<InboxWithPolicy> {
   if (input.key_ceiling === 'inbox') {
     throw new Problem('forbidden_scope', { detail: 'An inbox key reaches one inbox and cannot create another.' });
   }
@@ -51,7 +58,7 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
       throw badRequest('X-Project-Id', `An inbox is created in its agent's project, ${agent.project_id}.`, 'mismatch');
     }
 
-    const plan = planOf(org.plan_tier);
+    const plan = planOf(org.plan_tier, plans);
     const inboxes = checkQuota(await countInboxesOfOrg(tx, input.org_id), plan.inbox_limit);
     if (!inboxes.allowed) {
       throw inboxQuotaExceeded('inbox_limit_exceeded', inboxes, now, true,
@@ -62,6 +69,7 @@ export async function createInbox(pool: Pool, inboxDomain: string, input: Create
     const tokenId = input.created_by === 'agent' ? agent.enrollment_token_id : null;
     if (tokenId) {
       const token = await lockEnrollmentToken(tx, tokenId);
+      if (token && !domainAllowed(domain, token.allowed_domains)) throw domainNotAllowed('domain', domain, token.allowed_domains!);
       if (token && token.max_mailboxes !== null) {
         const budget = checkQuota(token.mailboxes_created, token.max_mailboxes);
         if (!budget.allowed) {

@@ -7,7 +7,8 @@
 // owner, and only owners hand out or take away ownership.
 import type pg from 'pg';
 import { mayManageRole, strongerRole, type Role } from '../machines/policy/console-roles.ts';
-import { Problem, notFound } from '../machines/problems.ts';
+import { Problem, notFound, quotaExceeded } from '../machines/problems.ts';
+import { DEFAULT_PLANS, checkQuota, nextUsageReset, planOf, type Plans } from '../machines/policy/plans.ts';
 import type { Config } from '../service/config.ts';
 import type { ConsoleIdentity } from '../service/identity.ts';
 import type { Queue } from '../service/queue.ts';
@@ -25,7 +26,8 @@ import {
   type InvitationRow,
 } from '../storage/members.ts';
 import { matchesHash } from '../storage/secrets.ts';
-import { findOrg, insertMembership, listProjects, upsertUser } from '../storage/tenancy.ts';
+import { countMembersOfOrg, findOrg, insertMembership, membershipsOf, listProjects, upsertUser } from '../storage/tenancy.ts';
+import type { Executor } from '../storage/db.ts';
 import { requireVerifiedEmail } from './claims.ts';
 import { invitationTokenId, mintInvitationToken } from './credentials.ts';
 import { SystemMailError, sendSystemMail } from './system-mail.ts';
@@ -66,6 +68,9 @@ export async function inviteMember(
 ): Promise<Invited> {
   const role = input.role ?? 'member';
   if (!mayManageRole(actor.role, role)) throw mayNot(actor, 'invite an owner');
+  // Refused early when the org is full already (unless the invitee is a member, whose role it
+  // changes); accepting checks again, under the members lock.
+  if ((await membershipsOf(deps.db, input.email.trim(), orgId)).length === 0) await checkMemberLimit(deps.db, orgId, deps.config.plans, now);
   const minted = mintInvitationToken();
   const row = await insertInvitation(deps.db, {
     org_id: orgId,
@@ -104,7 +109,7 @@ async function mailInvitation(deps: MemberDeps, row: InvitationRow, token: strin
 export type Accepted = { invitation: InvitationRow; role: Role };
 
 /** Accepts an invitation for the signed-in user, whose verified email must be the invited one. */
-export async function acceptInvitation(pool: Pool, who: ConsoleIdentity, token: string, now: Date): Promise<Accepted> {
+export async function acceptInvitation(pool: Pool, who: ConsoleIdentity, token: string, now: Date, plans: Plans = DEFAULT_PLANS): Promise<Accepted> {
   requireVerifiedEmail(who, 'Accepting an invitation');
   const id = invitationTokenId(token);
   const unknown = () => new Problem('not_found', { detail: 'No invitation has this token.', errors: [{ field: 'token', code: 'invalid' }] });
@@ -129,9 +134,23 @@ export async function acceptInvitation(pool: Pool, who: ConsoleIdentity, token: 
       throw new Problem('conflict', { detail: `This invitation is ${status}; ask for a new one.`, errors: [{ field: 'token', code: status }] });
     }
     const held = await orgWideRole(tx, inv.org_id, user.id);
+    if (!held) await checkMemberLimit(tx, inv.org_id, plans, now);
     const role = held ? strongerRole(held, inv.role) : inv.role;
     await insertMembership(tx, { org_id: inv.org_id, user_id: user.id, project_id: null, role });
     return { invitation: await markInvitationAccepted(tx, inv.org_id, inv.id, user.id), role };
+  });
+}
+
+/** The plan's member limit: one more member past it is 403 quota_exceeded. */
+async function checkMemberLimit(db: Executor, orgId: string, plans: Plans, now: Date): Promise<void> {
+  const org = await findOrg(db, orgId);
+  if (!org) throw notFound('org');
+  const plan = planOf(org.plan_tier, plans);
+  const members = checkQuota(await countMembersOfOrg(db, orgId), plan.member_limit);
+  if (members.allowed) return;
+  throw quotaExceeded(`The ${plan.name} plan includes ${plan.member_limit} members and all are taken; remove one or upgrade the plan.`, {
+    reason: 'member_limit_exceeded', used: members.used, delta: 1, limit: members.limit, remaining: members.remaining,
+    consumed: members.used, reserved: 0, next_reset_at: nextUsageReset(now).toISOString(), upgrade_required: true,
   });
 }
 

@@ -22,6 +22,7 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
 import { claimBornStale, highWater } from '../storage/rules.ts';
+import { reserveSend, settleReservation } from '../storage/usage.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
@@ -110,6 +111,24 @@ export function rejectReviewEvent(s: AnyMachineSnapshot, event: EventObject, row
   return new Problem('wrong_state', { detail: `${event.type} is not legal while the review is ${state}.`, errors });
 }
 
+// Delivery consumes a send's reservation into the month's and day's counters, in the delivery's
+// transaction; a cancel, reject or failure releases it. A rejected draft revised back into review
+// reserves its recipients again on the org (it was admitted under the caps once; a revision is
+// not refused for them, it holds its place in the count until it is settled again).
+async function settleUsage(ctx: EffectContext, type: string, context: ReviewContext): Promise<void> {
+  const row = ctx.row;
+  const draft = context.draft ?? {};
+  const recipients = ((draft.to as unknown[] | undefined)?.length ?? 0) + ((draft.cc as unknown[] | undefined)?.length ?? 0);
+  const at = { org_id: row.org_id, review_id: row.id };
+  if (type === 'review.sent' || type === 'review.auto_sent') {
+    await settleReservation(ctx.tx, { ...at, outcome: 'consume', sent_recipients: recipients });
+  } else if (type === 'review.cancelled' || type === 'review.rejected' || type === 'review.failed') {
+    await settleReservation(ctx.tx, { ...at, outcome: 'release', sent_recipients: 0 });
+  } else if (type === 'review.needs_review' && ctx.previousState === 'rejected') {
+    await reserveSend(ctx.tx, { ...at, recipients, token_id: null });
+  }
+}
+
 type ReviewEventExtra = { by_email?: string | null };
 
 async function performReviewAction(action: MachineAction, ctx: EffectContext): Promise<void> {
@@ -130,6 +149,7 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       const { type } = action.params as ReviewActionParams['emitReviewEvent'];
       // A withdrawn draft was never sent: its recipients no longer count toward the 24-hour limit.
       if (type === 'review.cancelled') await releaseRecipientUsage(ctx.tx, row.org_id, row.id);
+      await settleUsage(ctx, type, context);
       // A cancellation says why (`inbox_deleted`, `deadline_exceeded`, the composer's reason).
       const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : undefined;
       await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState, extra });

@@ -2,15 +2,17 @@
 // shown once and kept encrypted, since it must be read back to sign.
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
 import type { Scope } from '../machines/policy/inbox-scope.ts';
-import { Problem, badRequest, notFound } from '../machines/problems.ts';
+import { Problem, badRequest, notFound, quotaExceeded } from '../machines/problems.ts';
+import { checkQuota, nextUsageReset, planOf } from '../machines/policy/plans.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey, seal } from '../service/encryption.ts';
 import type { Queue } from '../service/queue.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { newId, randomToken } from '../storage/ids.ts';
-import { findInboxInScope } from '../storage/inboxes.ts';
+import { findInboxInScope, lockOrgForInboxes } from '../storage/inboxes.ts';
 import {
+  countWebhooksOfOrg,
   deleteWebhook,
   findDelivery,
   findWebhook,
@@ -94,7 +96,20 @@ export async function registerWebhook(
   const inbox = inboxRef ? await inboxIn(deps, input.scope, inboxRef) : null;
   await checkTarget(input.url, deps.config);
   const secret = mintSecret(deps.config);
-  const row = await insertWebhook(deps.db, {
+  // The org row lock makes the count and the insert one step under the plan's webhook limit.
+  const row = await withTransaction(deps.db, async (tx) => {
+    const org = await lockOrgForInboxes(tx, agent.org_id);
+    if (!org) throw notFound('org');
+    const plan = planOf(org.plan_tier, deps.config.plans);
+    const hooks = checkQuota(await countWebhooksOfOrg(tx, agent.org_id), plan.webhook_limit);
+    if (!hooks.allowed) {
+      const detail = `The ${plan.name} plan includes ${plan.webhook_limit} webhooks and all are registered; delete one or upgrade the plan.`;
+      throw quotaExceeded(detail, {
+        reason: 'webhook_limit_exceeded', used: hooks.used, delta: 1, limit: hooks.limit, remaining: hooks.remaining,
+        consumed: hooks.used, reserved: 0, next_reset_at: nextUsageReset(deps.now()).toISOString(), upgrade_required: true,
+      });
+    }
+    return insertWebhook(tx, {
     org_id: agent.org_id,
     project_id: inbox?.project_id ?? agent.project_id,
     id: newId('wh'),
@@ -104,6 +119,7 @@ export async function registerWebhook(
     inbox_id: inbox?.id ?? null,
     secret_sealed: secret.sealed,
     secret_prefix: secret.prefix,
+    });
   });
   return { webhook: { ...row, inbox_address: inbox?.address ?? null }, secret: secret.raw };
 }

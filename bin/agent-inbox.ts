@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     usage: 'reconcile <review_id> --delivered|--failed [--reason R]',
     about: "resolve a send parked for reconciliation, after checking the relay's log",
   },
+  plan: {
+    usage: 'plan --org ORG --tier free|developer|startup|enterprise [--json]',
+    about: "change an org's plan (test payment mode) and print its limits and this month's usage",
+  },
   signup: {
     usage: 'signup --enable|--disable\nsignup --status',
     about: 'open or close self-signup for every process (SIGNUP_ENABLED is the default until set), or show it',

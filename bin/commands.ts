@@ -6,9 +6,11 @@ import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
 import { signupGateOpen } from '../actors/signup.ts';
+import { billingSummary, changePlan } from '../actors/billing.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 import { ConfigError, loadConfig, type Config } from '../service/config.ts';
+import { findOrg } from '../storage/tenancy.ts';
 import { createIdentityProvider } from '../service/identity.ts';
 import { createLogger, type Logger } from '../service/logger.ts';
 import { startQueue } from '../service/queue.ts';
@@ -185,6 +187,34 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
         return signupGateOpen({ db, config });
       });
       print(false, { signup: enabled ? 'enabled' : 'disabled' });
+      return 0;
+    }
+    case 'plan': {
+      const { values } = parseArgs({ args: rest, options: { org: { type: 'string' }, tier: { type: 'string' }, json: { type: 'boolean' } } });
+      if (!values.org || !values.tier) throw new ConfigError('plan needs --org ORG and --tier T');
+      if (!(PLAN_TIERS as readonly string[]).includes(values.tier)) throw new ConfigError(`--tier must be one of ${PLAN_TIERS.join(', ')}`);
+      const summary = await withDatabase(config, async (db) => {
+        const org = await findOrg(db, values.org!);
+        if (!org) return null;
+        await changePlan(db, org.id, values.tier!);
+        return billingSummary(db, config, org.id);
+      });
+      if (!summary) {
+        process.stderr.write(`agent-inbox: no org ${values.org}\n`);
+        return 1;
+      }
+      const p = summary.entitlements;
+      print(values.json === true, {
+        org_id: summary.org_id,
+        plan_tier: summary.plan_tier,
+        inbox_limit: p.inbox_limit,
+        included_messages_monthly: p.included_messages_monthly,
+        daily_message_cap: p.daily_message_cap,
+        storage_bytes: p.storage_bytes,
+        webhook_limit: p.webhook_limit,
+        member_limit: p.member_limit,
+        total_messages: summary.usage.total_messages,
+      });
       return 0;
     }
     case 'mcp': {

@@ -1,7 +1,8 @@
 // Configuration is read from the environment once, validated, and passed down as one typed object.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
+import fs from 'node:fs';
+import { DEFAULT_PLANS, PLAN_TIERS, parsePlans, type PlanTier, type Plans } from '../machines/policy/plans.ts';
 
 /** The package's folder: the default DATA_DIR lives here, whatever folder a command runs from. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -28,6 +29,8 @@ export type Config = {
   /** Redemptions a minute per enrollment token. */
   enrollRateLimitPerMinute: number;
   defaultPlan: PlanTier;
+  /** Every plan's numbers: the defaults, with PLANS_FILE laid over them. */
+  plans: Plans;
   smtpTlsKey: string | null;
   smtpTlsCert: string | null;
   /** AES-256-GCM key for secrets kept recoverable (webhook signing secrets); null: DATA_DIR/encryption.key. */
@@ -166,6 +169,23 @@ function metricsToken(env: Env): string | null {
   return raw;
 }
 
+// A deployment's own plan numbers: a JSON file keyed by tier, each any subset of a plan's fields.
+function plansFile(env: Env): Plans {
+  const file = optional(env, 'PLANS_FILE');
+  if (file === null) return DEFAULT_PLANS;
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`PLANS_FILE ${file} cannot be read as JSON: ${(err as Error).message}`);
+  }
+  try {
+    return parsePlans(json);
+  } catch (err) {
+    throw new ConfigError(`PLANS_FILE ${file}: ${(err as Error).message}`);
+  }
+}
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -217,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
     enrollRateLimitPerMinute: positiveInt(env, 'ENROLL_RATE_LIMIT_PER_MINUTE', 30),
     defaultPlan,
+    plans: plansFile(env),
     smtpTlsKey,
     smtpTlsCert,
     encryptionKey: key32(env, 'ENCRYPTION_KEY'),

@@ -44,7 +44,7 @@ const smtpRecipients = new client.Counter({
 
 const smtpMessages = new client.Counter({
   name: 'agent_inbox_smtp_messages_total',
-  help: 'Inbound messages after DATA, by outcome (accepted, rejected) and reason of a rejection (too_large, read_failed, store_failed).',
+  help: 'Inbound messages after DATA, by outcome (accepted, rejected) and reason of a rejection (too_large, read_failed, store_failed, over_quota).',
   labelNames: ['outcome', 'reason'] as const,
   registers: [registry],
 });

@@ -1,5 +1,6 @@
 // Starts the service's roles in this process: the HTTP API, inbound SMTP and the workers, all
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
+import { noticeInboundRefused } from '../actors/quota-notices.ts';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -153,7 +154,10 @@ export async function startService(
 
     let smtpPort: number | null = null;
     if (roles.has('smtp')) {
-      const smtp = await startInboundSmtp({ db, queue, config, log }).catch((err) => {
+      const smtp = await startInboundSmtp({
+        db, queue, config, log,
+        onQuotaRefusal: (err) => noticeInboundRefused({ db, queue, config, log }, err, new Date()),
+      }).catch((err) => {
         throw listenError('SMTP_PORT', 'SMTP_HOST', config.smtpHost, config.smtpPort, err);
       });
       smtpPort = smtp.address.port;

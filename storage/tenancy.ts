@@ -81,3 +81,30 @@ export async function updateOrgSettings(db: Executor, orgId: string, name: strin
   );
   return rows[0] ?? null;
 }
+
+/** The email addresses of the org's owners. */
+export async function ownerEmails(db: Executor, orgId: string): Promise<string[]> {
+  const { rows } = await db.query<{ email: string }>(
+    `SELECT DISTINCT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.role = 'owner' ORDER BY u.email`,
+    [orgId],
+  );
+  return rows.map((r) => r.email);
+}
+
+/** Changes the org's plan tier; false when there is no such org. */
+export async function setPlanTier(db: Executor, orgId: string, tier: string): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE orgs SET plan_tier = $2 WHERE id = $1', [orgId, tier]);
+  return rowCount === 1;
+}
+
+/** The org's first project (events about the org as a whole are filed under it). */
+export async function firstProjectOf(db: Executor, orgId: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id LIMIT 1', [orgId]);
+  return rows[0]?.id ?? null;
+}
+
+/** People with any membership in the org: what the plan's member limit counts. */
+export async function countMembersOfOrg(db: Executor, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(DISTINCT user_id)::int AS n FROM memberships WHERE org_id = $1', [orgId]);
+  return rows[0]!.n;
+}

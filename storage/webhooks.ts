@@ -271,3 +271,9 @@ export async function setWebhookFailures(tx: Executor, orgId: string, id: string
     [orgId, id, count, deactivate],
   );
 }
+
+/** Webhooks registered in the org, active or not: what the plan's webhook limit counts. */
+export async function countWebhooksOfOrg(db: Executor, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [orgId]);
+  return rows[0]!.n;
+}

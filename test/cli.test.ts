@@ -36,6 +36,17 @@ test('console-token mints a token for an email that works for that user\'s orgs'
   assert.equal(org.body.plan_tier, 'developer');
 });
 
+test('plan --org --tier changes the plan the service enforces and prints the new limits', async () => {
+  const boot = JSON.parse((await cli('bootstrap', '--json', '--email', 'planner@example.com')).stdout);
+  const { stdout } = await cli('plan', '--org', boot.org_id, '--tier', 'startup', '--json');
+  const out = JSON.parse(stdout);
+  assert.deepEqual([out.org_id, out.plan_tier, out.inbox_limit, out.included_messages_monthly], [boot.org_id, 'startup', 150, 150000]);
+  const billing = await svc.api.get(`/v1/admin/orgs/${boot.org_id}/billing`, boot.console_token);
+  assert.equal(billing.body.plan_tier, 'startup');
+  await assert.rejects(cli('plan', '--org', boot.org_id, '--tier', 'gold'), (err: any) => err.code === 2 && /--tier/.test(err.stderr));
+  await assert.rejects(cli('plan', '--org', 'org_missing', '--tier', 'free'), (err: any) => err.code === 1 && /no org org_missing/.test(err.stderr));
+});
+
 test('a bad plan stops bootstrap with a message naming it', async () => {
   await assert.rejects(cli('bootstrap', '--plan', 'platinum'), (err: any) => err.code === 2 && /--plan/.test(err.stderr));
 });

@@ -52,7 +52,7 @@ export function adminMemberRoutes(s: Services): RouteTable {
       ctx.status = 204;
     },
     adminAcceptInvitation: async (ctx) => {
-      const { invitation, role } = await acceptInvitation(s.db, ctx.state.console!, ctx.state.body.token, s.now());
+      const { invitation, role } = await acceptInvitation(s.db, ctx.state.console!, ctx.state.body.token, s.now(), s.config.plans);
       ctx.body = { invitation: presentInvitation(invitation, s.now()), org_id: invitation.org_id, role };
     },
   };

@@ -1,5 +1,6 @@
 import { redeemEnrollment } from '../../actors/enrollment.ts';
 import { enrollmentTokenId } from '../../actors/credentials.ts';
+import { sendingRemaining } from '../../actors/billing.ts';
 import { findAgentInOrg } from '../../storage/agents.ts';
 import { findEnrollmentTokenById } from '../../storage/enrollment-tokens.ts';
 import type { RouteTable, Services } from '../context.ts';
@@ -42,6 +43,7 @@ export function enrollmentRoutes(s: Services): RouteTable {
         inbox_id: a.inbox_id,
         permissions: a.permissions,
         expires_at: a.expires_at ? a.expires_at.toISOString() : null,
+        sending: await sendingRemaining(s.db, s.config, a.org_id, a.agent_id),
       };
     },
   };

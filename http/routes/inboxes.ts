@@ -38,6 +38,7 @@ export function inboxRoutes(s: Services): RouteTable {
           webhook_url: b.webhook_url,
         },
         s.now(),
+        s.config.plans,
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);
@@ -93,6 +94,7 @@ export function inboxRoutes(s: Services): RouteTable {
           webhook_url: b.webhook_url,
         },
         s.now(),
+        s.config.plans,
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);

@@ -27,6 +27,9 @@ export const EVENT_TYPES = [
   'rule.created',
   'rule.superseded',
   'rule.undone',
+  // About the org's usage (filed under its first project, about no inbox).
+  'usage.quota_exceeded',
+  'usage.period_closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -7,6 +7,8 @@ import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '.
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
 import { recordReceipt } from '../../storage/inbound-receipts.ts';
+import { countReceived, type Received } from '../../storage/usage.ts';
+import { UNLIMITED, planOf, type Plans } from '../../machines/policy/plans.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
@@ -14,7 +16,19 @@ import { extractHtml, extractText, htmlToText } from '../extract.ts';
 import { parseMessage, withoutNul, type Address, type ParsedMail } from '../parse.ts';
 import { normalizeMessageId, normalizeSubject, threadLookupKeys, usableThreadKey } from '../thread.ts';
 
-export type IngestServices = { db: Pool; queue: Queue };
+export type IngestServices = {
+  db: Pool;
+  queue: Queue;
+  /** Mail from other servers is refused (InboundQuotaError) past the receiving org's monthly quota or storage. */
+  plans?: Plans;
+};
+
+/** Storing would take an org past its monthly message quota or its storage: nothing was stored. */
+export class InboundQuotaError extends Error {
+  constructor(readonly org_id: string, readonly inbox: InboxRow, readonly kind: 'monthly_message_quota' | 'storage') {
+    super(kind === 'storage' ? 'the mailbox storage of this account is full' : 'the monthly message quota of this account is used up');
+  }
+}
 
 export type IngestInput = {
   raw: Buffer;
@@ -33,7 +47,16 @@ export type IngestInput = {
   recognise_retries?: boolean;
 };
 
-export type StoredMessage = { inbox: InboxRow; id: string; thread_id: string; folder: Folder; seq: number; received_at: Date };
+export type StoredMessage = {
+  inbox: InboxRow;
+  id: string;
+  thread_id: string;
+  folder: Folder;
+  seq: number;
+  received_at: Date;
+  /** False for a sender's retry answered with the copy stored before. */
+  fresh: boolean;
+};
 
 // A reply without usable references joins a same-subject thread only while that thread is this recent.
 const SUBJECT_FALLBACK_DAYS = 30;
@@ -50,7 +73,11 @@ export async function ingestMessage(s: IngestServices, input: IngestInput): Prom
  */
 export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): Promise<StoredMessage[][]> {
   const prepared = await Promise.all(inputs.map(prepare));
-  return withTransaction(s.db, (tx) => storeAll(tx, s.queue, prepared), lockStatement(locksOf(prepared)));
+  return withTransaction(s.db, async (tx) => {
+    const stored = await storeAll(tx, s.queue, prepared);
+    await meter(tx, prepared, stored, s.plans);
+    return stored;
+  }, lockStatement(locksOf(prepared)));
 }
 
 /**
@@ -61,7 +88,44 @@ export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: In
   const prepared = [await prepare(input)];
   const lock = lockStatement(locksOf(prepared));
   if (lock) await tx.query(lock);
-  return (await storeAll(tx, queue, prepared))[0]!;
+  const stored = await storeAll(tx, queue, prepared);
+  await meter(tx, prepared, stored);
+  return stored[0]!;
+}
+
+/**
+ * Counts what was stored, per org, in the storing transaction: bytes of every new copy, and the
+ * received messages and copies of inbound mail. With `plans`, an org taken past its monthly
+ * quota or storage throws InboundQuotaError, and the transaction stores nothing.
+ */
+async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMessage[][], plans?: Plans): Promise<void> {
+  const byOrg = new Map<string, Received & { inbox: InboxRow }>();
+  prepared.forEach((m, i) => {
+    const inbound = (m.input.direction ?? 'inbound') === 'inbound';
+    const orgsOfMessage = new Set<string>();
+    for (const copy of stored[i]!) {
+      if (!copy.fresh) continue;
+      const org = copy.inbox.org_id;
+      let r = byOrg.get(org);
+      if (!r) byOrg.set(org, (r = { org_id: org, messages: 0, copies: 0, bytes: 0, inbox: copy.inbox }));
+      r.bytes += m.input.raw.length;
+      if (!inbound) continue;
+      r.copies++;
+      if (!orgsOfMessage.has(org)) r.messages++;
+      orgsOfMessage.add(org);
+    }
+  });
+  if (byOrg.size === 0) return;
+  const after = await countReceived(tx, [...byOrg.values()]);
+  if (!plans) return;
+  for (const a of after) {
+    const plan = planOf(a.plan_tier, plans);
+    const inbox = byOrg.get(a.org_id)!.inbox;
+    if (plan.included_messages_monthly !== UNLIMITED && a.month_total > plan.included_messages_monthly) {
+      throw new InboundQuotaError(a.org_id, inbox, 'monthly_message_quota');
+    }
+    if (plan.storage_bytes !== UNLIMITED && a.storage_bytes > plan.storage_bytes) throw new InboundQuotaError(a.org_id, inbox, 'storage');
+  }
 }
 
 type Prepared = { input: IngestInput; parsed: ParsedMail; views: Views; recipients: InboxRow[] };
@@ -134,7 +198,7 @@ async function storeForInbox(
   if (input.recognise_retries) {
     const receipt = { inbox_id: inbox.id, message_key: v.own_key, raw_sha256: crypto.createHash('sha256').update(input.raw).digest() };
     const { earlier } = await recordReceipt(tx, inbox.org_id, receipt, id);
-    if (earlier) return { inbox, ...earlier };
+    if (earlier) return { inbox, ...earlier, fresh: false };
   }
   const direction = input.direction ?? 'inbound';
   const { seq, received_at, thread_id: threadId, event, subscribers } = await insertMessage(tx, {
@@ -191,7 +255,7 @@ async function storeForInbox(
   // A copy filed by the sender (outbound) is not news to anyone.
   direction === 'outbound' ? null : receivedEvent(inbox, id, folder, p, v));
   if (event) await createDeliveries(tx, queue, event, subscribers);
-  return { inbox, id, thread_id: threadId, folder, seq, received_at };
+  return { inbox, id, thread_id: threadId, folder, seq, received_at, fresh: true };
 }
 
 function receivedEvent(inbox: InboxRow, id: string, folder: Folder, p: ParsedMail, v: Views): MessageEventDraft {

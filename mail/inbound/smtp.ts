@@ -11,11 +11,11 @@ import { observeSmtpMessage, observeSmtpRecipient, observeSmtpSession } from '..
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { batchingIngest } from './batcher.ts';
-import type { IngestServices } from './ingest.ts';
+import { InboundQuotaError, type IngestServices } from './ingest.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
-import { tryAgainLater } from './policies/smtp-error.ts';
+import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
 
 export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
 
@@ -23,7 +23,7 @@ export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
 const accepted = new WeakMap<object, Map<string, InboxRow>>();
 
 export async function startInboundSmtp(
-  s: IngestServices & { config: Config; log: Logger },
+  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown> },
   opts: { maxMessageBytes?: number } = {},
 ): Promise<InboundSmtp> {
   const log = s.log.child({ component: 'smtp' });
@@ -33,7 +33,7 @@ export async function startInboundSmtp(
     : null;
 
   const hostedRecipient = hostedRecipients(s.db);
-  const ingest = batchingIngest(s);
+  const ingest = batchingIngest({ db: s.db, queue: s.queue, plans: s.config.plans });
   const options: SMTPServerOptions = {
     name: s.config.inboxDomain,
     banner: 'agent-inbox',
@@ -105,6 +105,13 @@ export async function startInboundSmtp(
               callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
             },
             (err) => {
+              if (err instanceof InboundQuotaError) {
+                // Temporary: the sender keeps the message and retries once the quota allows.
+                observeSmtpMessage('rejected', 'over_quota');
+                log.info({ cid: session.id, org_id: err.org_id, kind: err.kind }, 'message refused over quota');
+                s.onQuotaRefusal?.(err).catch((e: Error) => log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
+                return callback(smtpError(452, `Mailbox over quota: ${err.message}; try again later`));
+              }
               log.error({ cid: session.id, err }, 'storing a message failed');
               observeSmtpMessage('rejected', failsOnContent(err) ? 'unstorable' : 'store_failed');
               callback(failsOnContent(err) ? refusedForGood('The message cannot be stored') : tryAgainLater('The message could not be stored'));

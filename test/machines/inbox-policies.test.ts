@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addressOf, checkUsername, generatedLocalPart } from '../../machines/policy/inbox-address.ts';
 import { needsBreadthPick, scopeOfKey } from '../../machines/policy/inbox-scope.ts';
-import { PLANS, checkQuota, nextUsageReset, planOf } from '../../machines/policy/plans.ts';
+import { DEFAULT_PLANS as PLANS, checkQuota, nextUsageReset, parsePlans, planOf } from '../../machines/policy/plans.ts';
 
 describe('plans', () => {
   it('carries the numbers of decisions.md', () => {
@@ -17,6 +17,20 @@ describe('plans', () => {
     );
     assert.equal(PLANS.free.daily_message_cap, 100);
     assert.equal(planOf('unknown-tier').tier, 'free');
+  });
+
+  it('lays a plans file over the defaults and names a wrong field', () => {
+    const plans = parsePlans({ free: { daily_message_cap: 5, name: 'Trial' }, enterprise: { inbox_limit: 1000 } });
+    assert.equal(plans.free.daily_message_cap, 5);
+    assert.equal(plans.free.name, 'Trial');
+    assert.equal(plans.free.inbox_limit, 3);
+    assert.equal(plans.enterprise.inbox_limit, 1000);
+    assert.equal(PLANS.free.daily_message_cap, 100);
+    assert.throws(() => parsePlans({ gold: {} }), /unknown plan tier "gold"/);
+    assert.throws(() => parsePlans({ free: { inbox_limit: 2.5 } }), /free\.inbox_limit must be an integer/);
+    assert.throws(() => parsePlans({ free: { inbox_limit: -2 } }), /free\.inbox_limit/);
+    assert.throws(() => parsePlans({ free: { seats: 2 } }), /free\.seats is not a plan field/);
+    assert.throws(() => parsePlans([]), /JSON object/);
   });
 
   it('checks a quota, -1 being unlimited', () => {

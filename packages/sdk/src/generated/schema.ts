@@ -895,6 +895,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The org's billing summary - plan, entitlements, this month's usage, every plan and the subscription.
+         * @description The org is the billing owner: its plan bounds every project's usage. No payment provider is
+         *     built in, so `payment_mode` is `test` and `payment_configured` is `false`; plans are changed
+         *     by an operator (`agent-inbox plan --org ORG --tier T`) or here (`POST .../billing/plan`).
+         *     Owners, admins and billing members may read it.
+         */
+        get: operations["adminGetBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** The org's usage in one UTC month (default this month). */
+        get: operations["adminGetBillingUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/billing/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the org's plan (test payment mode - nothing is charged).
+         * @description Owners, admins and billing members. The new plan's limits apply to the next request: a
+         *     lower tier keeps what exists (inboxes, stored mail) but refuses new ones past its limits.
+         */
+        post: operations["adminChangePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a paid checkout for a plan; `503 not_configured` while no payment provider is configured. */
+        post: operations["adminCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -1146,7 +1232,10 @@ export interface paths {
          *     `quota_exceeded` (`QuotaProblem`: `reason, used, delta, limit, remaining, consumed, reserved,
          *     next_reset_at, upgrade_required`, with `error` and `message` kept for older readers); inbox
          *     counts do not reset, `next_reset_at` is the next monthly usage boundary. Inboxes created in the console count toward the plan limit but not
-         *     toward a token's allowance.
+         *     toward a token's allowance. The plan's numbers are a deployment's own when `PLANS_FILE` sets them.
+         *
+         *     An agent enrolled with a token that has `allowed_domains` creates inboxes only on those
+         *     domains (or their subdomains): another is `400 domain_not_allowed` naming `domain`.
          *
          *     Idempotent on `Idempotency-Key`, or `client_id` in the body.
          */
@@ -2066,7 +2155,10 @@ export interface paths {
          *        `conflicting_alias`; invalid addresses, more than 50 recipients (to plus cc), more than 10
          *        attachments or more than 25 MiB of text and attachments are `400` naming the field; so is
          *        an `intent` that is given but invalid (`intent.summary` missing or outside 8-200
-         *        characters, `intent` or `intent.meta` not an object), under any policy;
+         *        characters, `intent` or `intent.meta` not an object), under any policy; a recipient
+         *        whose domain is outside the `allowed_domains` of the enrollment key that enrolled the agent
+         *        (a listed domain covers its subdomains) is `400 domain_not_allowed` naming `to`, the domain
+         *        in `errors[0].detail`;
          *     2. the inbox's contact list: a recipient matching a block entry, or (when any allow entry
          *        exists, allowlist mode) matching no allow entry, is `403 recipient_blocked`, each such address
          *        an `errors[]` entry;
@@ -2084,7 +2176,17 @@ export interface paths {
          *        (`QuotaProblem`, `reason: recipient_limit_exceeded`, with `used, delta, limit, remaining,
          *        consumed, reserved, next_reset_at, upgrade_required`, and `error`/`message` for older
          *        readers), `next_reset_at` being when the oldest counted send leaves the window;
-         *     7. idempotency (`Idempotency-Key`, or `idempotency_key` / `client_id` in the body).
+         *     7. the org's plan and the agent's enrollment key: the send reserves its recipients (to plus
+         *        cc) against the plan's daily message cap (recipients sent a UTC day), then its monthly
+         *        quota (recipients sent plus messages received a UTC month), then the enrollment key's
+         *        `daily_send_limit`. Used is what was delivered in the period plus every pending
+         *        reservation; a reservation lasts until delivery consumes it or a cancel, rejection or
+         *        failure releases it (across period boundaries). Over any of them: `403 quota_exceeded`
+         *        (`QuotaProblem`, `reason` `daily_message_cap_exceeded`, `monthly_message_quota_exceeded`
+         *        or `enrollment_token_daily_send_exhausted`; `next_reset_at` the next UTC day or month;
+         *        `upgrade_required` true for the plan's caps) and nothing is written. The check is exact
+         *        across processes: reservations of one org are taken one at a time;
+         *     8. idempotency (`Idempotency-Key`, or `idempotency_key` / `client_id` in the body).
          *
          *     The message goes out from the inbox's address (with its display name) and carries a
          *     `Message-ID` fixed before delivery, `List-Unsubscribe` (an HTTPS one-click link and a
@@ -2364,6 +2466,8 @@ export interface paths {
          *       included, so a client that lost the first answer still learns the secret.
          *     - Deliveries are at least once: a worker that stops mid-attempt has its attempt run again by
          *       another, so a receiver may see an event twice and recognises it by the body's `id`.
+         *     - The org's plan limits its webhooks (`webhook_limit`: free 3, developer 10, startup 50): one more
+         *       is `403 quota_exceeded` (`QuotaProblem`, reason `webhook_limit_exceeded`) and nothing is registered.
          */
         post: operations["registerWebhook"];
         delete?: never;
@@ -2566,7 +2670,11 @@ export interface components {
          *     for readers of the older `{error, message}` envelope.
          */
         QuotaProblem: components["schemas"]["Problem"] & {
-            /** @description `inbox_limit_exceeded`, `enrollment_token_mailbox_budget_exhausted`, `recipient_limit_exceeded`, ... */
+            /**
+             * @description `inbox_limit_exceeded`, `enrollment_token_mailbox_budget_exhausted`, `recipient_limit_exceeded`,
+             *     `daily_message_cap_exceeded`, `monthly_message_quota_exceeded`, `enrollment_token_daily_send_exhausted`,
+             *     `webhook_limit_exceeded`, `member_limit_exceeded`
+             */
             reason: string;
             /**
              * Format: int64
@@ -2936,6 +3044,172 @@ export interface components {
             permissions: components["schemas"]["Permission"][];
             /** Format: date-time */
             expires_at?: string | null;
+            /**
+             * @description What the agent may still send (recipients), -1 when unlimited: today under its org's plan
+             *     daily cap, this month under the plan's monthly quota (sent recipients plus received
+             *     messages), and today under its enrollment key's daily allowance (null without one). Queued
+             *     sends count until they are delivered, cancelled, rejected or fail.
+             */
+            sending: {
+                /** @enum {string} */
+                plan_tier: "free" | "developer" | "startup" | "enterprise";
+                /** Format: int64 */
+                daily_message_cap: number;
+                /** Format: int64 */
+                daily_remaining: number;
+                /** Format: int64 */
+                monthly_message_quota: number;
+                /** Format: int64 */
+                monthly_remaining: number;
+                /** Format: int64 */
+                enrollment_daily_send_limit: number | null;
+                /** Format: int64 */
+                enrollment_daily_remaining: number | null;
+            };
+        };
+        /**
+         * @description A plan tier's capacities; -1 is unlimited (custom, for enterprise). decisions.md fixes inboxes
+         *     and monthly messages per tier and the free daily cap; the other numbers are this service's
+         *     defaults, and a deployment replaces any of them with `PLANS_FILE`. Messages are counted as
+         *     recipients sent plus message copies received (one per receiving inbox).
+         */
+        Plan: {
+            /** @enum {string} */
+            tier: "free" | "developer" | "startup" | "enterprise";
+            name: string;
+            /** Format: int64 */
+            monthly_price_cents: number;
+            /** Format: int64 */
+            domain_annual_com_reference_cents: number;
+            /**
+             * Format: int64
+             * @description Inbound plus outbound a UTC month (free 3,000; developer 10,000; startup 150,000).
+             */
+            included_messages_monthly: number;
+            /** Format: int64 */
+            inbox_limit: number;
+            /** Format: int64 */
+            custom_domain_limit: number;
+            /**
+             * Format: int64
+             * @description Stored mail (raw sources with attachments): free 1 GiB, developer 10 GiB, startup 100 GiB.
+             */
+            storage_bytes: number;
+            /** Format: int64 */
+            pod_limit: number;
+            /**
+             * Format: int64
+             * @description Webhooks of the org (free 3, developer 10, startup 50).
+             */
+            webhook_limit: number;
+            /**
+             * Format: int64
+             * @description Console members of the org (free 3, developer 5, startup 25).
+             */
+            member_limit: number;
+            checkout_available?: boolean;
+            custom?: boolean;
+            /**
+             * Format: int64
+             * @description Recipients sent a UTC day (free 100; paid tiers -1, bounded by the monthly quota).
+             */
+            daily_message_cap?: number;
+        };
+        Usage: {
+            billing_owner_id: string;
+            customer_id: string;
+            /** @description `YYYY-MM` */
+            month: string;
+            /**
+             * Format: int64
+             * @description Sends delivered.
+             */
+            sent_messages: number;
+            /**
+             * Format: int64
+             * @description Recipients of the sends delivered.
+             */
+            sent_recipients: number;
+            /**
+             * Format: int64
+             * @description Messages received (one per message and org).
+             */
+            received_messages: number;
+            /**
+             * Format: int64
+             * @description Copies stored of received messages (one per receiving inbox).
+             */
+            received_recipients: number;
+            /**
+             * Format: int64
+             * @description sent_recipients plus received_recipients - what the monthly quota counts.
+             */
+            total_messages: number;
+            /**
+             * Format: int64
+             * @description Alias of storage_used_bytes.
+             */
+            storage_bytes: number;
+            /** Format: int64 */
+            storage_used_bytes: number;
+            /** Format: int64 */
+            storage_peak_used_bytes: number;
+            /**
+             * Format: int64
+             * @description -1 means unlimited or custom.
+             */
+            storage_included_bytes: number;
+            /** Format: int64 */
+            storage_over_limit_bytes: number;
+            /** Format: int64 */
+            storage_peak_over_limit_bytes: number;
+            /** Format: int64 */
+            storage_mailbox_count: number;
+            storage_quota_exceeded: boolean;
+            /**
+             * Format: int64
+             * @description -1 unlimited.
+             */
+            message_quota_limit: number;
+            /**
+             * Format: int64
+             * @description -1 unlimited.
+             */
+            message_quota_remaining: number;
+            message_quota_exceeded: boolean;
+            /** Format: date-time */
+            storage_captured_at?: string;
+        };
+        Subscription: {
+            org_id: string;
+            customer_id: string;
+            /** @enum {string} */
+            plan_tier: "free" | "developer" | "startup" | "enterprise";
+            status: string;
+            cancel_at_period_end: boolean;
+            /** Format: date-time */
+            current_period_start?: string;
+            /** Format: date-time */
+            current_period_end?: string;
+            payment_customer_id?: string;
+            payment_price_id?: string;
+            payment_subscription_id?: string;
+            payment_subscription_item_id?: string;
+        };
+        BillingSummary: {
+            org_id: string;
+            customer_id: string;
+            /** @description Org id used for plan and monthly usage enforcement. */
+            billing_owner_id: string;
+            /** @enum {string} */
+            payment_mode: "test" | "live";
+            payment_configured: boolean;
+            /** @enum {string} */
+            plan_tier: "free" | "developer" | "startup" | "enterprise";
+            entitlements: components["schemas"]["Plan"];
+            usage: components["schemas"]["Usage"];
+            plans: components["schemas"]["Plan"][];
+            subscription: components["schemas"]["Subscription"];
         };
         Contact: {
             /** @description `con_...` */
@@ -5109,6 +5383,136 @@ export interface operations {
             401: components["responses"]["Problem"];
         };
     };
+    adminGetBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSummary"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminGetBillingUsage: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM` (UTC); default the current month. */
+                month?: string;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month's usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminChangePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    tier: "free" | "developer" | "startup" | "enterprise";
+                };
+            };
+        };
+        responses: {
+            /** @description The summary under the new plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingSummary"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    tier: "free" | "developer" | "startup" | "enterprise";
+                };
+            };
+        };
+        responses: {
+            /** @description A checkout session at the payment provider, once one is configured (this version has none, so it always answers 503). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        checkout_url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            /** @description `not_configured` (legacy envelope, `error: not_configured`) - no payment provider is configured; permanent, not retryable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyError"];
+                };
+            };
+        };
+    };
     listContacts: {
         parameters: {
             query: {
@@ -7186,7 +7590,15 @@ export interface operations {
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
-            403: components["responses"]["Problem"];
+            /** @description Missing permission (`forbidden_scope`) or the plan's webhook limit (`quota_exceeded`, a `QuotaProblem`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaProblem"];
+                };
+            };
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
         };
