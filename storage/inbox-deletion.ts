@@ -1,5 +1,6 @@
 // Deleting an inbox: the inbox row locked against concurrent deliveries, its reviews still in
 // play, and the removal of everything it holds, leaving a tombstone of its id.
+import { releaseStorage } from './usage.ts';
 import type { Executor } from './db.ts';
 import { WITH_POLICY, scopeFilter, scopeValues, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 
@@ -42,6 +43,12 @@ export async function lockUnfinishedReviews(tx: Executor, orgId: string, inboxId
  */
 export async function purgeInbox(tx: Executor, inbox: { org_id: string; project_id: string; id: string; agent_id: string; address: string }, deletedBy: string): Promise<void> {
   const v = [inbox.org_id, inbox.id];
+  // The inbox's stored mail stops counting against the org's storage.
+  const { rows } = await tx.query<{ bytes: number }>(
+    'SELECT coalesce(sum(size), 0)::bigint AS bytes FROM messages WHERE org_id = $1 AND inbox_id = $2',
+    v,
+  );
+  await releaseStorage(tx, inbox.org_id, rows[0]!.bytes);
   for (const table of ['message_search', 'attachments', 'message_sources', 'thread_keys', 'threads', 'messages', 'contacts', 'recipient_usage']) {
     await tx.query(`DELETE FROM ${table} WHERE org_id = $1 AND inbox_id = $2`, v);
   }

@@ -257,3 +257,18 @@ test("the plan's member limit: inviting into a full org, or accepting past the l
   assert.equal(full.status, 403);
   assert.equal(full.body.reason, 'member_limit_exceeded');
 });
+
+test('deleting an inbox releases its storage and its slot in the usage read', async () => {
+  const tenant = await createTenant(svc, { plan: 'free' });
+  const agent = await agentWithInbox(svc, tenant);
+  await deliverInbound(svc, agent.address, { from: 'pat@example.net', subject: 'Kept a while', text: 'x'.repeat(4000) });
+  const before = await billing(tenant, '/usage');
+  assert.ok(before.body.storage_used_bytes > 4000, `storage counted: ${before.body.storage_used_bytes}`);
+  assert.equal(before.body.storage_mailbox_count, 1);
+  const deleted = await svc.api.del(`/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}/inboxes/${agent.inboxId}`, tenant.consoleToken);
+  assert.equal(deleted.status, 204, deleted.text);
+  const after = await billing(tenant, '/usage');
+  assert.equal(after.body.storage_used_bytes, 0);
+  assert.equal(after.body.storage_mailbox_count, 0);
+  assert.equal(after.body.storage_peak_used_bytes, before.body.storage_peak_used_bytes, 'the peak of the month stays');
+});

@@ -143,7 +143,10 @@ export interface paths {
          *     which must equal the normalized invitation email; otherwise `403` (`error: forbidden`) and
          *     nothing changes. Accepting again as the same user answers the same (`200`). An unknown token
          *     is `404`; an expired or revoked invitation `409` (`errors[0].code` `expired` or `revoked`).
-         *     Accepting never lowers a role the user already holds in the org.
+         *     Accepting never lowers a role the user already holds in the org. A new member past the
+         *     plan's `member_limit` (free 3, developer 5, startup 25) is `403 quota_exceeded` with the quota
+         *     figures (`reason: member_limit_exceeded`) and nothing changes; inviting into a full org is
+         *     refused the same way.
          */
         post: operations["adminAcceptInvitation"];
         delete?: never;
