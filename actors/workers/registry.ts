@@ -4,6 +4,7 @@ import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delive
 import { reviewerPushWorker } from './reviewer-push.ts';
 import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
 import { signupExpiryWorker } from './signup-expiry.ts';
+import { supportCaseMailWorker } from './support-case-mail.ts';
 import { webhookDeliveryWorker } from './webhook-delivery.ts';
 import type { Worker } from './worker.ts';
 
@@ -17,4 +18,5 @@ export const WORKERS: Worker<any>[] = [
   reviewReconcileWorker,
   reviewerPushWorker,
   signupExpiryWorker,
+  supportCaseMailWorker,
 ];

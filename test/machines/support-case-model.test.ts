@@ -13,7 +13,7 @@ import {
   supportCaseMachine,
   supportCaseState,
 } from '../../machines/support-case.ts';
-import type { SupportCaseEvent, SupportCaseSnapshot, SupportCaseState } from '../../machines/support-case.ts';
+import type { SupportCaseEvent, SupportCaseSnapshot } from '../../machines/support-case.ts';
 
 const T0 = 1_700_000_000_000;
 const events = (): SupportCaseEvent[] => [
