@@ -1891,7 +1891,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "cursor": {
           "type": "string",
           "maxLength": 2048,
-          "description": "Opaque token from a prior `next_cursor`"
+          "description": "Opaque token from a prior `next_cursor`, at most 2048 characters."
         }
       },
       "required": [

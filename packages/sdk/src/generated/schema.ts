@@ -7347,7 +7347,7 @@ export interface operations {
             query?: {
                 /** @description Page size, default 25, 1-100. */
                 limit?: number;
-                /** @description Opaque token from a prior `next_cursor` */
+                /** @description Opaque token from a prior `next_cursor`, at most 2048 characters. */
                 cursor?: string;
             };
             header?: never;
