@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { startRelay } from '../reviews/relay.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -306,9 +307,28 @@ test('from a failed send to a deleted case: MCP report, redacted key, staff move
   }
 });
 
-test('only a resolved case may be deleted, and only by an org administrator', async () => {
+test('only a resolved case may be deleted, and only by an administrator of the whole org', async () => {
   const id = await openCase();
   const r = await svc.api.post(`${A}/support-cases/${id}/delete`, { client_id: crypto.randomUUID() }, tenant.consoleToken);
   assert.equal(r.status, 409);
   assert.equal(r.body.current_state.status, 'received');
+  await staffMove(id, { status: 'resolved', body: 'Done' });
+  const email = `project-admin-${crypto.randomUUID()}@example.com`;
+  const user = await upsertUser(svc.services.db, `usr_${crypto.randomUUID()}`, email);
+  await insertMembership(svc.services.db, { org_id: tenant.orgId, user_id: user.id, project_id: tenant.projectId, role: 'admin' });
+  const projectAdmin = await svc.services.identity.mint!(email);
+  assert.equal((await svc.api.get(`${A}/support-cases/${id}`, projectAdmin)).status, 200);
+  const refused = await svc.api.post(`${A}/support-cases/${id}/delete`, { client_id: crypto.randomUUID() }, projectAdmin);
+  assert.equal(refused.status, 403, refused.text);
+  assert.equal(refused.body.code, 'forbidden_scope');
+  assert.equal((await svc.api.get(`${A}/support-cases/${id}`, tenant.consoleToken)).body.status, 'resolved');
+});
+
+test('another org\'s console members see none of this org\'s cases', async () => {
+  const id = await openCase();
+  const other = await createTenant(svc);
+  const r = await svc.api.get(`/v1/admin/orgs/${other.orgId}/projects/${other.projectId}/support-cases/${id}`, other.consoleToken);
+  assert.equal(r.status, 404);
+  const list = await svc.api.get(`/v1/admin/orgs/${other.orgId}/projects/${other.projectId}/support-cases`, other.consoleToken);
+  assert.deepEqual(list.body.data, []);
 });

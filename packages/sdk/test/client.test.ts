@@ -398,9 +398,10 @@ test('automatic feedback: an unexpected 5xx of a send is filed only after the or
   assert.equal(sends, 2, 'the failed send was not retried because of the report');
   const filed = await automatic();
   assert.equal(filed.length, 1);
-  assert.equal(filed[0].evidence.category, 'unexpected_error');
-  assert.deepEqual(filed[0].evidence.attempts[0], { operation: 'sendEmail', http_status: 503, error_code: 'unavailable' });
-  assert.equal(filed[0].evidence.client_versions.sdk, CONTRACT_VERSION);
+  const evidence: any = filed[0]!.evidence;
+  assert.equal(evidence.category, 'unexpected_error');
+  assert.deepEqual(evidence.attempts[0], { operation: 'sendEmail', http_status: 503, error_code: 'unavailable' });
+  assert.equal(evidence.client_versions.sdk, CONTRACT_VERSION);
 });
 
 test('every generated method was exercised against the service', () => {
