@@ -32,6 +32,7 @@ import {
   claimCaseMail,
   findCase,
   findCaseUpdateByClient,
+  findFeedbackByClient,
   findResourceInScope,
   insertCase,
   insertCaseUpdate,
@@ -262,13 +263,23 @@ export async function submitFeedback(
     observed_ms: observedMs,
   };
   return withTransaction(deps.db, async (tx) => {
-    const { row } = await insertOrRepeatFeedback(tx, {
+    const fingerprint = fingerprintOf(evidence);
+    // A client_id seen before (its replay record expired) is the same request only with the same evidence.
+    const earlier = await findFeedbackByClient(tx, { org_id: caller.org_id, project_id, agent_id: caller.agent_id }, input.client_id);
+    if (earlier && earlier.fingerprint !== fingerprint) {
+      throw new Problem('idempotency_conflict', {
+        detail: 'This client_id was used for different evidence; use a new client_id for new feedback.',
+        errors: [{ field: 'client_id', code: 'reused' }],
+      });
+    }
+    // The same filing again is a retry, not a repeat: it does not count.
+    const { row } = earlier ? { row: earlier } : await insertOrRepeatFeedback(tx, {
       org_id: caller.org_id,
       project_id,
       id: newId('fb'),
       agent_id: caller.agent_id,
       client_id: input.client_id,
-      fingerprint: fingerprintOf(evidence),
+      fingerprint,
       evidence,
       redacted_fields,
       diagnostics,

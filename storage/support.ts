@@ -108,6 +108,14 @@ export async function listFeedbackRows(
   return rows;
 }
 
+export async function findFeedbackByClient(db: Executor, who: { org_id: string; project_id: string; agent_id: string }, clientId: string): Promise<FeedbackRow | null> {
+  const { rows } = await db.query<FeedbackRow>(
+    'SELECT * FROM support_feedback WHERE org_id = $1 AND project_id = $2 AND agent_id = $3 AND client_id = $4',
+    [who.org_id, who.project_id, who.agent_id, clientId],
+  );
+  return rows[0] ?? null;
+}
+
 export async function findFeedback(db: Executor, orgId: string, projectId: string, id: string): Promise<FeedbackRow | null> {
   const { rows } = await db.query<FeedbackRow>('SELECT * FROM support_feedback WHERE org_id = $1 AND project_id = $2 AND id = $3', [orgId, projectId, id]);
   return rows[0] ?? null;

@@ -76,6 +76,22 @@ test('the same client_id replays the first answer; the same evidence under a new
   assert.equal(rows[0].n, 1);
 });
 
+test('once its replay record is gone, a client_id still names its filing: other evidence is 409, the same is not counted again', async () => {
+  const first = evidence();
+  const a = await svc.api.post(F, first, key);
+  assert.equal(a.status, 201, a.text);
+  await svc.services.db.query('DELETE FROM idempotency_keys WHERE key = $1', [first.client_id]);
+  const other = await svc.api.post(F, { ...first, observed_behavior: 'Something else' }, key);
+  assert.equal(other.status, 409);
+  assert.equal(other.body.code, 'idempotency_conflict');
+  assert.equal(other.body.errors[0].field, 'client_id');
+  await svc.services.db.query('DELETE FROM idempotency_keys WHERE key = $1', [first.client_id]);
+  const same = await svc.api.post(F, first, key);
+  assert.equal(same.status, 201, same.text);
+  assert.equal(same.body.id, a.body.id);
+  assert.equal(same.body.repeat_count, 1);
+});
+
 test('secrets are redacted before storage and named in redacted_fields', async () => {
   const r = await svc.api.post(F, evidence({
     observed_behavior: `401 with Authorization: Bearer ${key}`,
@@ -322,6 +338,14 @@ test('only a resolved case may be deleted, and only by an administrator of the w
   assert.equal(refused.status, 403, refused.text);
   assert.equal(refused.body.code, 'forbidden_scope');
   assert.equal((await svc.api.get(`${A}/support-cases/${id}`, tenant.consoleToken)).body.status, 'resolved');
+});
+
+test('the console serves a case\'s machine snapshot with its legal verbs', async () => {
+  const id = await openCase();
+  const r = await svc.api.get(`${A}/machines/support_case/${id}`, tenant.consoleToken);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.state, 'received');
+  assert.deepEqual(r.body.allowed_actions, ['staff_update', 'customer_reply']);
 });
 
 test('another org\'s console members see none of this org\'s cases', async () => {
