@@ -227,6 +227,21 @@ test('every reply code: context required, context changed (text kept), already p
   assert.equal(rows[0].n, 4);
 });
 
+test('two replies racing for the same update: one is taken, the other is refused with current_state', async () => {
+  const id = await openCase();
+  await staffMove(id, { status: 'waiting_on_customer', body: 'Details?' });
+  const send = (body: string) => svc.api.post(`/v1/projects/${tenant.projectId}/support-cases/${id}/replies`, { client_id: crypto.randomUUID(), body, sequence: 1 }, key);
+  const [a, b] = await Promise.all([send('first'), send('second')]);
+  const statuses = [a.status, b.status].sort();
+  assert.deepEqual(statuses, [201, 409]);
+  const lost = a.status === 409 ? a : b;
+  assert.equal(lost.body.code, 'reply_context_changed');
+  assert.equal(lost.body.current_state.status, 'working');
+  assert.equal(lost.body.latest_update.actor_kind, 'customer');
+  const { rows } = await svc.services.db.query("SELECT count(*)::int AS n FROM support_case_updates WHERE case_id = $1 AND actor_kind = 'customer'", [id]);
+  assert.equal(rows[0].n, 1);
+});
+
 test('a customer reply within the window reopens a resolved case', async () => {
   const id = await openCase();
   await staffMove(id, { status: 'resolved', body: 'Done' });
