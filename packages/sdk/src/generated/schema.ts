@@ -303,8 +303,8 @@ export interface paths {
          * A machine's persisted snapshot, for operators.
          * @description The snapshot, its row version and machine version, the state, every transition that led
          *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone).
-         *     Kinds: `review`; the others of decisions.md (`rule`, `category`, `signup`,
-         *     `support_case`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
+         *     Kinds: `review` and `support_case`; the others of decisions.md (`rule`, `category`,
+         *     `signup`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
          */
         get: operations["adminGetMachine"];
         put?: never;
