@@ -294,6 +294,7 @@ test('from a failed send to a deleted case: MCP report, redacted key, staff move
   assert.deepEqual(record.redacted_fields, ['observed_behavior']);
   assert.ok(!record.evidence.observed_behavior.includes(key));
   assert.equal(record.diagnostics[0].state, 'failed');
+  assert.equal(record.observed_runtime.transport, 'mcp');
   const caseId = record.linked_cases[0].id;
   assert.equal(record.linked_cases[0].status, 'received');
   // The send was not retried because of the report: still one review, still failed.

@@ -1,6 +1,9 @@
 // The MCP tools: one per agent-plane verb, each calling one SDK method. Names are the contract's;
 // descriptions tell an agent when to use the tool and how to recover from its errors.
 
+/** Sent with every call the MCP server makes, so support feedback records that it came over MCP. */
+export const MCP_HEADERS = { 'x-client-transport': 'mcp' };
+
 export type ToolSpec = { name: string; operationId: string; description: string };
 
 export const TOOLS: ToolSpec[] = [

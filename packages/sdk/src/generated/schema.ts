@@ -3750,6 +3750,7 @@ export interface components {
                 profile?: string | null;
                 profile_version?: string | null;
                 build?: string;
+                /** @description `mcp` when the call came through the MCP server (its `X-Client-Transport` header), else `http`. */
                 transport?: string;
                 catalog_digest?: string | null;
                 instance_id?: string;
