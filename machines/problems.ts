@@ -47,8 +47,8 @@ export const ERROR_CODES = {
   support_record_deleted: {
     status: 410,
     title: 'Support record deleted',
-    meaning: 'The support record this request refers to was deleted.',
-    action: 'Stop referring to it; open a new support case if still needed.',
+    meaning: 'The support case this request refers to was deleted by an organization administrator; its text is gone.',
+    action: 'Stop referring to it; file new feedback if the problem is still there.',
   },
   idempotency_conflict: {
     status: 409,
@@ -173,26 +173,26 @@ export const ERROR_CODES = {
   reply_context_required: {
     status: 409,
     title: 'Reply context required',
-    meaning: 'A reply on the support or resume surfaces needs the context it answers, and none was given.',
-    action: 'Name the message or case being answered and send again.',
+    meaning: 'A reply to a support case did not name the `sequence` of the newest update it answers. Nothing was stored.',
+    action: 'Read the case, then send the reply again with `sequence` set to its newest update\'s sequence.',
   },
   reply_context_changed: {
     status: 409,
     title: 'Reply context changed',
-    meaning: 'The context a reply was written against changed meanwhile.',
-    action: 'Re-read the latest state, rewrite the reply against it and send again.',
+    meaning: 'The support case moved on after the update the reply answers: `latest_update` holds the newer update (`truncated` when its body was cut) and `unsent_text` the reply, which was not stored.',
+    action: 'Read `latest_update`, rewrite the reply against it and send it with that update\'s `sequence`.',
   },
   reply_workflow_required: {
     status: 409,
     title: 'Reply workflow required',
-    meaning: 'This reply has to go through its workflow rather than a direct send.',
-    action: 'Use the reply workflow named in `detail`.',
+    meaning: 'The support case was resolved longer ago than its reopen window (14 days), so a reply no longer reopens it. Nothing was stored; `unsent_text` holds the reply.',
+    action: 'File new feedback about the problem instead of replying.',
   },
   reply_already_pending: {
     status: 409,
     title: 'Reply already pending',
-    meaning: 'A reply for this context is already waiting.',
-    action: 'Wait for the pending reply to finish, or revise it, instead of starting another.',
+    meaning: 'Your previous reply to this support case has not been answered by staff yet. Nothing was stored; `unsent_text` holds the reply.',
+    action: 'Wait for the next staff update, then reply to it.',
   },
 } as const satisfies Record<string, ErrorEntry>;
 

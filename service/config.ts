@@ -60,6 +60,8 @@ export type Config = {
   /** Sign-ups an hour per normalized email address, and per client address. */
   signupLimitPerEmail: number;
   signupLimitPerIp: number;
+  /** Console identities (emails, lower-cased) of the deployment's support staff: they see every org's cases. */
+  supportStaffEmails: string[];
 };
 
 
@@ -69,6 +71,13 @@ export class ConfigError extends Error {}
 export class StartupError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+/** A comma-separated list of email addresses, lower-cased; empty when unset. */
+function emailList(env: Env, name: string): string[] {
+  const list = (env[name] ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  for (const e of list) if (!/^[^\s@<>,]+@[^\s@<>,]+$/.test(e)) throw new ConfigError(`${name} must be comma-separated email addresses, got "${e}"`);
+  return list;
+}
 
 function text(env: Env, name: string, fallback: string): string {
   const v = env[name];
@@ -255,5 +264,6 @@ export function loadConfig(env: Env = process.env): Config {
     systemFrom,
     signupLimitPerEmail: positiveInt(env, 'SIGNUP_LIMIT_PER_EMAIL', 5),
     signupLimitPerIp: positiveInt(env, 'SIGNUP_LIMIT_PER_IP', 20),
+    supportStaffEmails: emailList(env, 'SUPPORT_STAFF_EMAILS'),
   };
 }

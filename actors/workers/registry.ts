@@ -5,6 +5,7 @@ import { reviewerPushWorker } from './reviewer-push.ts';
 import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
 import { signupExpiryWorker } from './signup-expiry.ts';
 import { usagePeriodsWorker } from './usage-periods.ts';
+import { supportCaseMailWorker } from './support-case-mail.ts';
 import { webhookDeliveryWorker } from './webhook-delivery.ts';
 import type { Worker } from './worker.ts';
 
@@ -19,4 +20,5 @@ export const WORKERS: Worker<any>[] = [
   reviewerPushWorker,
   signupExpiryWorker,
   usagePeriodsWorker,
+  supportCaseMailWorker,
 ];

@@ -2,6 +2,7 @@
 import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
+import { supportCaseKind } from '../../actors/support.ts';
 import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
@@ -12,7 +13,7 @@ import { reviewPage } from './reviews.ts';
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 
 /** Machines operators can inspect, by the kind in the path. */
-const MACHINE_KINDS = { review: reviewKind };
+const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind };
 
 export function adminReviewRoutes(s: Services): RouteTable {
   return {

@@ -21,13 +21,14 @@ import { reviewerRoutes } from './reviewer.ts';
 import { ruleRoutes } from './rules.ts';
 import { sendRoutes } from './send.ts';
 import { signupRoutes } from './signup.ts';
+import { supportRoutes } from './support.ts';
 import { threadRoutes } from './threads.ts';
 import { unsubscribeRoutes } from './unsubscribe.ts';
 import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

@@ -1,5 +1,6 @@
 // Operators' commands: a review's snapshot, the machines' diagrams, the local outbox.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { Writable } from 'node:stream';
@@ -8,6 +9,7 @@ import { toMermaid } from '../../machines/mermaid.ts';
 import { reviewRequestMachine } from '../../machines/review-request.ts';
 import { ruleMachine } from '../../machines/rule.ts';
 import { signupMachine } from '../../machines/self-signup.ts';
+import { supportCaseMachine } from '../../machines/support-case.ts';
 import { ConfigError } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
 import { logOutboundRoute } from '../../mail/outbound/relay.ts';
@@ -55,13 +57,34 @@ test('snapshot of a review routed to a reviewer agent shows its route, hops, rev
   ]);
 });
 
-test('machines --mermaid prints the review, signup and rule diagrams generated from the machines', async () => {
+test('machines --mermaid prints the review, signup, rule and support case diagrams generated from the machines', async () => {
   const { stdout } = await cli('machines', '--mermaid');
-  assert.equal(stdout, `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}`);
+  assert.equal(
+    stdout,
+    `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}\n%% support_case\n${toMermaid(supportCaseMachine)}`,
+  );
+  assert.match(stdout, /waiting_on_customer --> working : customer_reply \[noReplyPending\]/);
+  assert.match(stdout, /resolved --> deleted : delete/);
   assert.match(stdout, /pending_verification --> locked : wrong_code \[lastTry\]/);
   assert.match(stdout, /^stateDiagram-v2$/m);
   assert.match(stdout, /needs_review --> in_review : open \[mayDecide\]/);
   assert.match(stdout, /failed --> cancelled : cancel \[composerCancels\]/);
+});
+
+test('snapshot <id> of a support case prints its state, the events that led there and the legal verbs', async () => {
+  const { agentKey } = await tenant.enroll();
+  const filed = await svc.api.post(`/v1/projects/${tenant.projectId}/feedback`, {
+    client_id: crypto.randomUUID(), category: 'other', user_intent: 'Read mail', observed_behavior: 'Nothing arrives', outcome: 'blocked',
+  }, agentKey);
+  assert.equal(filed.status, 201, filed.text);
+  const id = filed.body.linked_cases[0].id;
+  const out = JSON.parse((await cli('snapshot', id)).stdout);
+  assert.equal(out.kind, 'support_case');
+  assert.equal(out.state, 'received');
+  assert.equal(out.version, 1);
+  assert.equal(out.snapshot.context.impact, 'blocked');
+  assert.deepEqual(out.transitions.map((t: any) => t.to_state), ['received']);
+  assert.deepEqual(out.allowed_actions, ['staff_update', 'customer_reply']);
 });
 
 test('outbox lists the mail kept for other domains without a relay, and prints one as sent', async () => {

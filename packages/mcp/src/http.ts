@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AgentInbox } from '@agent-inbox/sdk';
 import { createMcpServer } from './server.ts';
+import { MCP_HEADERS } from './tools.ts';
 
 /** `apiBaseUrl` may be a function when the API's own address is known only once it listens. */
 export type McpHttpOptions = { apiBaseUrl: string | (() => string) };
@@ -22,7 +23,7 @@ export function mcpHttpHandler(opts: McpHttpOptions) {
     if (!key.startsWith('pk_agent_')) return refuse(res, 401, 'Only agent keys (pk_agent_...) are accepted.');
     if (req.method !== 'POST') return refuse(res, 405, 'This MCP endpoint is stateless: POST JSON-RPC messages.');
     const baseUrl = typeof opts.apiBaseUrl === 'function' ? opts.apiBaseUrl() : opts.apiBaseUrl;
-    const server = createMcpServer(new AgentInbox({ baseUrl, apiKey: key }));
+    const server = createMcpServer(new AgentInbox({ baseUrl, apiKey: key, headers: MCP_HEADERS }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

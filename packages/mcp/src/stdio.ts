@@ -2,8 +2,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AgentInbox } from '@agent-inbox/sdk';
 import { createMcpServer } from './server.ts';
+import { MCP_HEADERS } from './tools.ts';
 
 export async function runStdio(opts: { apiBaseUrl: string; apiKey?: string }): Promise<void> {
-  const server = createMcpServer(new AgentInbox({ baseUrl: opts.apiBaseUrl, apiKey: opts.apiKey }));
+  const server = createMcpServer(new AgentInbox({ baseUrl: opts.apiBaseUrl, apiKey: opts.apiKey, headers: MCP_HEADERS }));
   await server.connect(new StdioServerTransport());
 }

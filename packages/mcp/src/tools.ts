@@ -1,6 +1,9 @@
 // The MCP tools: one per agent-plane verb, each calling one SDK method. Names are the contract's;
 // descriptions tell an agent when to use the tool and how to recover from its errors.
 
+/** Sent with every call the MCP server makes, so support feedback records that it came over MCP. */
+export const MCP_HEADERS = { 'x-client-transport': 'mcp' };
+
 export type ToolSpec = { name: string; operationId: string; description: string };
 
 export const TOOLS: ToolSpec[] = [
@@ -54,6 +57,10 @@ export const TOOLS: ToolSpec[] = [
   { name: 'ack_review_event', operationId: 'ackReviewEvents', description: 'Ack review events: acks [{review_id, through_seq}] (and broadcast_ids). Monotonic and idempotent.' },
   { name: 'get_reviewer_queue', operationId: 'getReviewerQueue', description: 'For a reviewer agent (key with review:act): the work items routed to you and waiting, oldest first. Each carries the review, its draft and intent, the thread\'s last messages, the feedback so far and allowed_actions. Decide each with decide_review.' },
   { name: 'decide_review', operationId: 'decideReview', description: 'For a reviewer agent (key with review:act): decide a review routed to you. action: open, approve, edit (text and/or subject), reject (feedback), chat (message), hand_back (feedback for the composer; after max_hops the human takes over). Pass parent_revision = the review\'s revision. Use only verbs in allowed_actions; 404 means the review is no longer yours.' },
+  { name: 'report_problem', operationId: 'submitFeedback', description: 'Report a problem you cannot work around, with evidence: client_id (a new UUID; reuse it only to retry), category, user_intent (what you were trying to do), observed_behavior, expected_behavior, outcome (blocked opens a support case a person follows), attempts [{operation, http_status, error_code, summary}], resource_refs [{type, id}]. Secrets in the text are redacted before storage (named in redacted_fields). Filing the same evidence again raises repeat_count. Never resend an email because you reported a problem.' },
+  { name: 'list_feedback', operationId: 'listFeedback', description: 'List the feedback you filed in a project (project_id), newest first, with linked_cases (id, status) to follow with get_support_case.' },
+  { name: 'get_support_case', operationId: 'getSupportCase', description: 'Read a support case (project_id, id): status (received, working, waiting_on_customer, resolved) and its updates with their sequence. When it is waiting_on_customer, answer with reply_support_case.' },
+  { name: 'reply_support_case', operationId: 'replySupportCase', description: 'Reply to a support case: body, client_id (new UUID) and sequence = the newest update\'s sequence you answer. reply_context_changed: read latest_update, rewrite and resend (your text is in unsent_text). reply_already_pending: wait for staff. reply_workflow_required: the case is closed; report_problem again.' },
 ];
 
 /** Agent-plane operations with no tool, and why. */
@@ -61,6 +68,7 @@ export const NOT_TOOLS: Record<string, string> = {
   streamEvents: 'a long-lived SSE stream; MCP clients use wait_for_email and wait_for_review_event instead',
   deleteInbox: 'permanent and destructive, and not in the contract\'s MCP tool list: an inbox is deleted through the REST API or the SDK (deleteInbox) by a key holding mailbox:delete',
   updateInbox: 'the recipient limit is a quota setting held by keys with mailbox:quota, not in the contract\'s MCP tool list; it is changed through the REST API or the SDK (updateInbox)',
+  getReportingPolicy: 'read by the SDK before it files automatic feedback; an agent files with report_problem',
 };
 
 /** Tools the contract names whose agent-plane verbs this service does not have yet. */

@@ -1,5 +1,6 @@
 // The agent-plane client: one method per operation (generated from the OpenAPI document), plus
 // iterators for cursor paging, the live event stream and the durable review event queue.
+import { AutomaticFeedback, type AutomaticFeedbackOptions } from './auto-feedback.ts';
 import { GeneratedMethods } from './generated/methods.ts';
 import { OPERATIONS, type OperationId } from './generated/operations.ts';
 import { readEventStream, type StreamEvent, type StreamOptions } from './sse.ts';
@@ -10,14 +11,42 @@ import type { CallOptions, ResponseOf } from './types.ts';
 /** One event of the durable review event queue (`review.sent`, `review.rejected`, ...). */
 export type ReviewEvent = components['schemas']['ReviewEventItem'];
 
-export type ClientOptions = Omit<TransportOptions, 'baseUrl'> & { baseUrl?: string };
+export type ClientOptions = Omit<TransportOptions, 'baseUrl'> & {
+  baseUrl?: string;
+  /**
+   * File an unexpected 5xx as automatic support feedback, when the org opted in (read from the
+   * reporting policy). The failed call still throws as it would have, and is never retried for it.
+   */
+  automaticFeedback?: boolean | AutomaticFeedbackOptions;
+};
+
+/** The SDK's own version, sent as `client_versions.sdk` in automatic feedback. */
+const SDK_VERSION = '0.1.0-pre.6';
 
 export class AgentInbox extends GeneratedMethods {
   readonly transport: Transport;
+  private readonly reporter: AutomaticFeedback | null;
 
   constructor(options: ClientOptions = {}) {
     super();
-    this.transport = new Transport({ ...options, baseUrl: options.baseUrl ?? 'http://127.0.0.1:8080' });
+    const { automaticFeedback, ...transport } = options;
+    this.transport = new Transport({ ...transport, baseUrl: options.baseUrl ?? 'http://127.0.0.1:8080' });
+    this.reporter = automaticFeedback
+      ? new AutomaticFeedback(
+          {
+            projectOfKey: async () => (await this.transport.request('GET', '/v1/auth/me')).project_id,
+            automaticAllowed: async (p) => (await this.transport.request('GET', `/v1/projects/${encodeURIComponent(p)}/feedback/policy`)).automatic_feedback === true,
+            file: (p, body) => this.transport.request('POST', `/v1/projects/${encodeURIComponent(p)}/feedback`, { body }),
+          },
+          automaticFeedback === true ? {} : automaticFeedback,
+          SDK_VERSION,
+        )
+      : null;
+  }
+
+  /** Waits until the automatic feedback reports started so far are filed (for tests and shutdown). */
+  flushFeedback(): Promise<void> {
+    return this.reporter?.flush() ?? Promise.resolve();
   }
 
   /** The path template of an operation, e.g. `/v1/inboxes/{inbox_id}/send`. */
@@ -35,13 +64,19 @@ export class AgentInbox extends GeneratedMethods {
   ): Promise<any> {
     const op = OPERATIONS[id];
     const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
-    return this.transport.request(op.method, path, {
+    const pending = this.transport.request(op.method, path, {
       body,
       query: query as Record<string, unknown> | undefined,
       idempotencyKey: options.idempotencyKey,
       headers: options.headers,
       signal: options.signal,
       as: kind,
+    });
+    if (!this.reporter) return pending;
+    // The report runs beside the failure, which is rethrown unchanged: nothing is retried for it.
+    return pending.catch((err: unknown) => {
+      this.reporter!.observe(id, op.method, err);
+      throw err;
     });
   }
 

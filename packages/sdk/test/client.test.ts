@@ -1,6 +1,7 @@
 // The SDK against the real service: every agent-plane method at least once, paging, retries,
 // typed errors and the event stream's resume.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
@@ -14,7 +15,8 @@ import { writeSignupGate } from '../../../storage/signups.ts';
 
 const relay = await startRelay('accept');
 after(() => relay.close());
-const svc = await startTestService({ env: { SMTP_URL: relay.url } });
+const STAFF = 'staff@support.example';
+const svc = await startTestService({ env: { SMTP_URL: relay.url, SUPPORT_STAFF_EMAILS: STAFF } });
 const tenant = await createTenant(svc, { plan: 'developer' });
 const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
 
@@ -351,6 +353,76 @@ test('updateInbox and deleteInbox with a key holding mailbox:quota and mailbox:d
   assert.equal(await admin.deleteInbox(inbox.id, { idempotencyKey: `sdk-del-${inbox.id}` }), undefined);
   assert.equal(await admin.deleteInbox(inbox.id, { idempotencyKey: `sdk-del-${inbox.id}` }), undefined, 'the replay is the same 204');
   await assert.rejects(admin.getInbox(inbox.id), (e: any) => e instanceof AgentInboxError && e.status === 404);
+});
+
+test('support through the SDK: file feedback, list it, read the policy, read the case and reply to it', async () => {
+  const me = await client.whoami();
+  const project = me.project_id!;
+  assert.equal((await client.getReportingPolicy(project)).automatic_feedback, false);
+  const filed: any = await client.submitFeedback(project, {
+    client_id: crypto.randomUUID(), category: 'incorrect_result', user_intent: 'Search my inbox', observed_behavior: 'No results for a known subject', outcome: 'blocked',
+  });
+  assert.equal(filed.repeat_count, 1);
+  const caseId = filed.linked_cases[0].id;
+  const list: any = await client.listFeedback(project, { limit: 25 });
+  assert.equal(list.object, 'list');
+  assert.ok(list.data.some((f: any) => f.id === filed.id));
+  const staff = await svc.services.identity.mint!(STAFF);
+  const moved = await svc.api.post(`/v1/admin/support/cases/${caseId}/updates`, { client_id: crypto.randomUUID(), body: 'Which subject?', status: 'waiting_on_customer' }, staff);
+  assert.equal(moved.status, 201, moved.text);
+  const got: any = await client.getSupportCase(project, caseId);
+  assert.equal(got.status, 'waiting_on_customer');
+  const replied: any = await client.replySupportCase(project, caseId, { client_id: crypto.randomUUID(), body: 'Quarterly numbers', sequence: got.updates.at(-1).sequence });
+  assert.equal(replied.case.status, 'working');
+  const again = await client.replySupportCase(project, caseId, { client_id: crypto.randomUUID(), body: 'And more', sequence: replied.update.sequence }).catch((e) => e);
+  assert.ok(again instanceof AgentInboxError);
+  assert.equal(again.code, 'reply_already_pending');
+});
+
+test('automatic feedback: an unexpected 5xx of a send is filed only after the org opted in, and the send is never retried', async () => {
+  let sends = 0;
+  // Forwards to the service, except that every send answers 503.
+  const proxy = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (req.method === 'POST' && req.url!.endsWith('/send')) {
+      sends++;
+      res.writeHead(503, { 'content-type': 'application/problem+json' });
+      return res.end(JSON.stringify({ type: 'x', title: 'Unavailable', status: 503, code: 'unavailable', detail: 'forced failure' }));
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => ['authorization', 'content-type', 'accept'].includes(k))) as Record<string, string>;
+    const upstream = await fetch(svc.url + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  after(() => proxy.close());
+  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const project = (await client.whoami()).project_id!;
+  const automatic = async () => (await client.listFeedback(project, { limit: 100 })).data.filter((f: any) => f.evidence.submission_mode === 'automatic');
+  const listed: any = await client.listInboxes({ limit: 1 });
+  const inbox = (listed.data ?? listed.items)[0];
+
+  const before = new AgentInbox({ baseUrl: base, apiKey: enrolled.agent_key, automaticFeedback: true });
+  const first = await before.sendEmail(inbox.id, { to: 'a@b.example', subject: 's', text: 'x', intent: INTENT }).catch((e) => e);
+  assert.ok(first instanceof AgentInboxError && first.status === 503);
+  await before.flushFeedback();
+  assert.equal(sends, 1);
+  assert.deepEqual(await automatic(), [], 'nothing filed without the opt-in');
+
+  const on = await svc.api.request('PUT', `/v1/admin/orgs/${tenant.orgId}/support-settings`, { body: { automatic_feedback: true }, token: tenant.consoleToken });
+  assert.equal(on.status, 200, on.text);
+  const opted = new AgentInbox({ baseUrl: base, apiKey: enrolled.agent_key, automaticFeedback: true });
+  const second = await opted.sendEmail(inbox.id, { to: 'a@b.example', subject: 's', text: 'x', intent: INTENT }).catch((e) => e);
+  assert.ok(second instanceof AgentInboxError && second.status === 503 && second.code === 'unavailable');
+  await opted.flushFeedback();
+  assert.equal(sends, 2, 'the failed send was not retried because of the report');
+  const filed = await automatic();
+  assert.equal(filed.length, 1);
+  const evidence: any = filed[0]!.evidence;
+  assert.equal(evidence.category, 'unexpected_error');
+  assert.deepEqual(evidence.attempts[0], { operation: 'sendEmail', http_status: 503, error_code: 'unavailable' });
+  assert.equal(evidence.client_versions.sdk, CONTRACT_VERSION);
 });
 
 test('every generated method was exercised against the service', () => {

@@ -1920,6 +1920,286 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "code": "body"
     }
   },
+  "listFeedback": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "project_id": {
+          "type": "string"
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "description": "Page size, default 25, 1-100."
+        },
+        "cursor": {
+          "type": "string",
+          "maxLength": 2048,
+          "description": "Opaque token from a prior `next_cursor`, at most 2048 characters."
+        }
+      },
+      "required": [
+        "project_id"
+      ]
+    },
+    "where": {
+      "project_id": "path",
+      "limit": "query",
+      "cursor": "query"
+    }
+  },
+  "submitFeedback": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "project_id": {
+          "type": "string"
+        },
+        "client_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "submission_mode": {
+          "type": "string",
+          "enum": [
+            "explicit",
+            "automatic"
+          ],
+          "description": "Default `explicit`."
+        },
+        "category": {
+          "type": "string",
+          "enum": [
+            "unexpected_error",
+            "incorrect_result",
+            "missing_capability",
+            "confusing_behavior",
+            "other"
+          ]
+        },
+        "user_intent": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 500
+        },
+        "expected_behavior": {
+          "type": "string",
+          "maxLength": 1000
+        },
+        "observed_behavior": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000
+        },
+        "outcome": {
+          "type": "string",
+          "enum": [
+            "blocked",
+            "completed_with_workaround",
+            "observation"
+          ]
+        },
+        "attempts": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "operation"
+            ],
+            "properties": {
+              "operation": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 80
+              },
+              "http_status": {
+                "type": "integer",
+                "minimum": 100,
+                "maximum": 599
+              },
+              "error_code": {
+                "type": "string",
+                "maxLength": 80
+              },
+              "summary": {
+                "type": "string",
+                "maxLength": 300
+              }
+            }
+          }
+        },
+        "resource_refs": {
+          "type": "array",
+          "maxItems": 20,
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "type",
+              "id"
+            ],
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "inbox",
+                  "review",
+                  "submission",
+                  "thread",
+                  "domain"
+                ],
+                "description": "`submission` refs always answer 404 - durable submissions are not built here."
+              },
+              "id": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 200
+              }
+            }
+          }
+        },
+        "client_versions": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "mcp": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "sdk": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "host": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "skill": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "runtime": {
+              "type": "string",
+              "maxLength": 100
+            },
+            "os": {
+              "type": "string",
+              "maxLength": 100
+            }
+          }
+        },
+        "open_case": {
+          "type": "boolean",
+          "description": "Open a support case even when the outcome is not `blocked`."
+        }
+      },
+      "required": [
+        "project_id",
+        "client_id",
+        "category",
+        "user_intent",
+        "observed_behavior",
+        "outcome"
+      ]
+    },
+    "where": {
+      "project_id": "path",
+      "client_id": "body",
+      "submission_mode": "body",
+      "category": "body",
+      "user_intent": "body",
+      "expected_behavior": "body",
+      "observed_behavior": "body",
+      "outcome": "body",
+      "attempts": "body",
+      "resource_refs": "body",
+      "client_versions": "body",
+      "open_case": "body"
+    }
+  },
+  "getReportingPolicy": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "project_id": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "project_id"
+      ]
+    },
+    "where": {
+      "project_id": "path"
+    }
+  },
+  "getSupportCase": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "project_id": {
+          "type": "string"
+        },
+        "id": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "project_id",
+        "id"
+      ]
+    },
+    "where": {
+      "project_id": "path",
+      "id": "path"
+    }
+  },
+  "replySupportCase": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "project_id": {
+          "type": "string"
+        },
+        "id": {
+          "type": "string",
+          "maxLength": 200
+        },
+        "client_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "body": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 5000
+        },
+        "sequence": {
+          "type": "integer",
+          "format": "int64",
+          "minimum": 0,
+          "description": "The newest update's sequence this reply answers (0 when the case has none)."
+        }
+      },
+      "required": [
+        "project_id",
+        "id",
+        "client_id",
+        "body"
+      ]
+    },
+    "where": {
+      "project_id": "path",
+      "id": "path",
+      "client_id": "body",
+      "body": "body",
+      "sequence": "body"
+    }
+  },
   "listThreads": {
     "schema": {
       "type": "object",

@@ -227,6 +227,31 @@ export abstract class GeneratedMethods {
     return this.call('verifySignup', {}, body, undefined, 'json', options);
   }
 
+  /** List feedback records of the project, newest first. (GET /v1/projects/{project_id}/feedback) */
+  listFeedback(project_id: string, query?: T.QueryOf<'listFeedback'>, options?: T.CallOptions): Promise<T.ResponseOf<'listFeedback'>> {
+    return this.call('listFeedback', { project_id }, undefined, query, 'json', options);
+  }
+
+  /** File feedback about a problem, with evidence; a blocked outcome opens a support case. (POST /v1/projects/{project_id}/feedback) */
+  submitFeedback(project_id: string, body: T.BodyOf<'submitFeedback'>, options?: T.CallOptions): Promise<T.ResponseOf<'submitFeedback'>> {
+    return this.call('submitFeedback', { project_id }, body, undefined, 'json', options);
+  }
+
+  /** The reporting policy - whether automatic feedback is on, and the case reopen window. (GET /v1/projects/{project_id}/feedback/policy) */
+  getReportingPolicy(project_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getReportingPolicy'>> {
+    return this.call('getReportingPolicy', { project_id }, undefined, undefined, 'json', options);
+  }
+
+  /** A support case with its updates, oldest first. (GET /v1/projects/{project_id}/support-cases/{id}) */
+  getSupportCase(project_id: string, id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getSupportCase'>> {
+    return this.call('getSupportCase', { project_id, id }, undefined, undefined, 'json', options);
+  }
+
+  /** Reply to a support case as the customer, naming the newest update you answer. (POST /v1/projects/{project_id}/support-cases/{id}/replies) */
+  replySupportCase(project_id: string, id: string, body: T.BodyOf<'replySupportCase'>, options?: T.CallOptions): Promise<T.ResponseOf<'replySupportCase'>> {
+    return this.call('replySupportCase', { project_id, id }, body, undefined, 'json', options);
+  }
+
   /** Threads of the inbox, most recently active first. (GET /v1/inboxes/{inbox_id}/threads) */
   listThreads(inbox_id: string, query?: T.QueryOf<'listThreads'>, options?: T.CallOptions): Promise<T.ResponseOf<'listThreads'>> {
     return this.call('listThreads', { inbox_id }, undefined, query, 'json', options);

@@ -314,8 +314,8 @@ export interface paths {
          * A machine's persisted snapshot, for operators.
          * @description The snapshot, its row version and machine version, the state, every transition that led
          *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone).
-         *     Kinds: `review`; the others of decisions.md (`rule`, `category`, `signup`,
-         *     `support_case`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
+         *     Kinds: `review` and `support_case`; the others of decisions.md (`rule`, `category`,
+         *     `signup`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
          */
         get: operations["adminGetMachine"];
         put?: never;
@@ -2370,6 +2370,299 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project_id}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List feedback records of the project, newest first.
+         * @description With `support:submit` the caller's own records; with `support:read` (on a key not bound to
+         *     one inbox) every agent's in the project.
+         */
+        get: operations["listFeedback"];
+        put?: never;
+        /**
+         * File feedback about a problem, with evidence; a blocked outcome opens a support case.
+         * @description The body is the evidence, validated field by field at the contract's limits (one over is
+         *     `400 bad_request` naming the field, e.g. `attempts.0.operation`). `client_id` (a UUID) makes
+         *     the call idempotent: a retry replays the first answer, committed with the record. The same
+         *     evidence filed again by the same agent (under a new `client_id`) raises `repeat_count` on
+         *     the first record (answer `200`) instead of making a new one (`201`).
+         *     Secrets in any string (agent keys, enrollment tokens, webhook secrets, bearer tokens, JWTs,
+         *     one-time codes from mail) are replaced by `[REDACTED]` before storage, and each such field
+         *     is named in `redacted_fields`. Each `resource_refs` entry must lie inside the key's ceiling,
+         *     else `404` naming it; `diagnostics` records each one's state as the service saw it, and
+         *     `observed_runtime` the request. An outcome of `blocked` (or `open_case: true`) opens a
+         *     support case, listed in `linked_cases`. `submission_mode: automatic` is `403
+         *     forbidden_scope` (`reason` `automatic_feedback_not_enabled`) unless an organization
+         *     administrator turned automatic feedback on. A project the key cannot reach is `404` with
+         *     `reason`, `next_action` and `projects` (the projects it can reach). Filing feedback never
+         *     retries or repeats anything the agent did, a send above all.
+         */
+        post: operations["submitFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/feedback/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The reporting policy - whether automatic feedback is on, and the case reopen window. */
+        get: operations["getReportingPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/support-cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A support case with its updates, oldest first.
+         * @description Own cases with `support:submit`, others' with `support:read`. A deleted case is `410 support_record_deleted`.
+         */
+        get: operations["getSupportCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project_id}/support-cases/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a support case as the customer, naming the newest update you answer.
+         * @description `sequence` is the newest update's `sequence` the reply answers (optimistic context). Without
+         *     it: `409 reply_context_required`. Older than the newest: `409 reply_context_changed` with
+         *     `latest_update` (its body cut at 2000 characters, `truncated` says so) and the reply's text
+         *     as `unsent_text`; nothing is stored. While the previous customer reply has no staff answer:
+         *     `409 reply_already_pending`. A case resolved more than 14 days ago: `409
+         *     reply_workflow_required` (file new feedback). Each carries the case as `current_state`. A
+         *     reply to a case `waiting_on_customer` moves it to `working`; one to a resolved case within
+         *     14 days reopens it (`working`). Own cases with `support:submit`, others' with
+         *     `support:write`. `client_id` (UUID) makes it idempotent.
+         */
+        post: operations["replySupportCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/support-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        /** The organization's support reporting policy. */
+        get: operations["adminGetSupportSettings"];
+        /**
+         * Opt the organization in to (or out of) automatic feedback; an administrator only.
+         * @description Automatic feedback is off until a person turns it on here; agents (and the SDK) then may file `submission_mode` `automatic`.
+         */
+        put: operations["adminUpdateSupportSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/support-cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's support cases, newest first (deleted ones are left out). */
+        get: operations["adminListSupportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/support-cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** A support case with its updates; a deleted one is `410 support_record_deleted`. */
+        get: operations["adminGetSupportCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/support-cases/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The case's updates, oldest first, paged by sequence; members of the project only.
+         * @description `cursor` is the `next_cursor` of the previous page. A deleted case is `410 support_record_deleted`.
+         */
+        get: operations["adminListSupportCaseEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/support-cases/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a resolved case (its text is erased); an organization administrator only.
+         * @description Only a `resolved` case (else `409 conflict` with `current_state`), and only by an owner or
+         *     admin of the whole organization (a project role is `403`). A retry with the same
+         *     `client_id` replays the answer; any later read of the case is `410 support_record_deleted`.
+         */
+        post: operations["adminDeleteSupportCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/support/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Support staff - every org's cases, newest first.
+         * @description Only for console identities listed in `SUPPORT_STAFF_EMAILS`; anyone else is `403 forbidden_scope`.
+         */
+        get: operations["staffListSupportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/support/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Support staff - a case of any org with its updates. */
+        get: operations["staffGetSupportCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/support/cases/{id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Support staff - post an update, optionally moving the case to another status.
+         * @description `status` moves the case (each change emits `support_case.status_changed` and mails the
+         *     case's contact, the reporting agent's inbox, as system mail); without it the update is a
+         *     note. Any staff update answers a pending customer reply. `version` guards against a case
+         *     that moved meanwhile (`409 conflict` with `current_state`). The same `client_id` again
+         *     returns the update it made.
+         */
+        post: operations["staffUpdateSupportCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxes/{inbox_id}/threads": {
         parameters: {
             query?: never;
@@ -3751,6 +4044,214 @@ export interface components {
                 method: string;
                 path: string;
             }[];
+        };
+        FeedbackEvidenceFields: {
+            /** Format: uuid */
+            client_id?: string;
+            /**
+             * @description Default `explicit`.
+             * @enum {string}
+             */
+            submission_mode?: "explicit" | "automatic";
+            /** @enum {string} */
+            category?: "unexpected_error" | "incorrect_result" | "missing_capability" | "confusing_behavior" | "other";
+            user_intent?: string;
+            expected_behavior?: string;
+            observed_behavior?: string;
+            /** @enum {string} */
+            outcome?: "blocked" | "completed_with_workaround" | "observation";
+            attempts?: components["schemas"]["FeedbackAttempt"][];
+            resource_refs?: components["schemas"]["FeedbackResourceRef"][];
+            client_versions?: components["schemas"]["FeedbackClientVersions"];
+        };
+        FeedbackAttempt: {
+            operation: string;
+            http_status?: number;
+            error_code?: string;
+            summary?: string;
+        };
+        FeedbackResourceRef: {
+            /**
+             * @description `submission` refs always answer 404 - durable submissions are not built here.
+             * @enum {string}
+             */
+            type: "inbox" | "review" | "submission" | "thread" | "domain";
+            id: string;
+        };
+        FeedbackClientVersions: {
+            mcp?: string;
+            sdk?: string;
+            host?: string;
+            skill?: string;
+            runtime?: string;
+            os?: string;
+        };
+        FeedbackSubmission: {
+            /** Format: uuid */
+            client_id: string;
+            /**
+             * @description Default `explicit`.
+             * @enum {string}
+             */
+            submission_mode?: "explicit" | "automatic";
+            /** @enum {string} */
+            category: "unexpected_error" | "incorrect_result" | "missing_capability" | "confusing_behavior" | "other";
+            user_intent: string;
+            expected_behavior?: string;
+            observed_behavior: string;
+            /** @enum {string} */
+            outcome: "blocked" | "completed_with_workaround" | "observation";
+            attempts?: components["schemas"]["FeedbackAttempt"][];
+            resource_refs?: components["schemas"]["FeedbackResourceRef"][];
+            client_versions?: components["schemas"]["FeedbackClientVersions"];
+            /** @description Open a support case even when the outcome is not `blocked`. */
+            open_case?: boolean;
+        };
+        FeedbackRecord: {
+            id: string;
+            project_id: string;
+            evidence: components["schemas"]["FeedbackEvidenceFields"];
+            /** Format: int64 */
+            repeat_count: number;
+            /** Format: int64 */
+            created_ms: number;
+            /** Format: int64 */
+            updated_ms: number;
+            api_build: string;
+            /** @description Dotted paths within `evidence` whose secrets were replaced by `[REDACTED]`. */
+            redacted_fields: string[];
+            diagnostics: {
+                type?: string;
+                id?: string;
+                state?: string;
+                /** Format: int64 */
+                observed_ms?: number;
+                org_id?: string;
+            }[];
+            observed_runtime: {
+                source?: string;
+                package_version?: string | null;
+                profile?: string | null;
+                profile_version?: string | null;
+                build?: string;
+                /** @description `mcp` when the call came through the MCP server (its `X-Client-Transport` header), else `http`. */
+                transport?: string;
+                catalog_digest?: string | null;
+                instance_id?: string;
+                request_id?: string;
+                /** Format: int64 */
+                observed_ms?: number;
+            };
+            linked_cases: {
+                id: string;
+                project_id: string;
+                /** @enum {string} */
+                status: "received" | "working" | "waiting_on_customer" | "resolved";
+                /** Format: int64 */
+                version: number;
+            }[];
+            linked_cases_truncated: boolean;
+        };
+        FeedbackList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["FeedbackRecord"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        ReportingPolicy: {
+            /** @description Whether a person opted the organization in to automatic feedback. */
+            automatic_feedback: boolean;
+            /** @description Days after resolution during which a customer reply reopens a case. */
+            reopen_window_days: number;
+        };
+        SupportSettings: {
+            automatic_feedback: boolean;
+        };
+        SupportCase: {
+            id: string;
+            /** Format: int64 */
+            number: number;
+            project_id: string;
+            org_id?: string;
+            title: string;
+            /** @enum {string} */
+            status: "received" | "working" | "waiting_on_customer" | "resolved";
+            /** @enum {string} */
+            impact: "blocked" | "workaround_available" | "recovered" | "unknown";
+            /** Format: int64 */
+            version: number;
+            /** Format: int64 */
+            created_ms: number;
+            /** Format: int64 */
+            updated_ms: number;
+            feedback_id: string;
+            /** Format: int64 */
+            resolved_ms?: number | null;
+            /** Format: int64 */
+            customer_confirmed_ms?: number | null;
+            resolution_kind?: string | null;
+            resolution_summary?: string | null;
+            console_url?: string;
+        };
+        SupportCaseUpdate: {
+            id: string;
+            /** Format: int64 */
+            sequence: number;
+            /** @description `reply` (customer), `note` or `status_change` (staff). */
+            kind: string;
+            /** @enum {string} */
+            actor_kind: "customer" | "staff";
+            body: string;
+            /** Format: int64 */
+            created_ms: number;
+            observed_runtime?: Record<string, never>;
+        };
+        SupportCaseWithUpdates: components["schemas"]["SupportCase"] & {
+            updates: components["schemas"]["SupportCaseUpdate"][];
+        };
+        SupportCaseList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["SupportCase"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        SupportCaseUpdateList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["SupportCaseUpdate"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        SupportCaseUpdateResult: {
+            case: components["schemas"]["SupportCase"];
+            update: components["schemas"]["SupportCaseUpdate"];
+        };
+        SupportCaseDeleted: {
+            id: string;
+            deleted: boolean;
+        };
+        SupportCaseReply: {
+            /** Format: uuid */
+            client_id: string;
+            body: string;
+            /**
+             * Format: int64
+             * @description The newest update's sequence this reply answers (0 when the case has none).
+             */
+            sequence?: number;
+        };
+        SupportStaffUpdate: {
+            /** Format: uuid */
+            client_id: string;
+            body: string;
+            /** @enum {string} */
+            status?: "received" | "working" | "waiting_on_customer" | "resolved";
+            resolution_kind?: string;
+            resolution_summary?: string;
+            /** Format: int64 */
+            version?: number;
         };
         Thread: {
             /** @description `thr_...`, opaque. */
@@ -7477,6 +7978,437 @@ export interface operations {
             403: components["responses"]["Legacy"];
             409: components["responses"]["Problem"];
             503: components["responses"]["Legacy"];
+        };
+    };
+    listFeedback: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 25, 1-100. */
+                limit?: number;
+                /** @description Opaque token from a prior `next_cursor`, at most 2048 characters. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of feedback records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    submitFeedback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackSubmission"];
+            };
+        };
+        responses: {
+            /** @description The same evidence was filed before; its repeat_count went up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackRecord"];
+                };
+            };
+            /** @description A new feedback record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackRecord"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    getReportingPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportingPolicy"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getSupportCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseWithUpdates"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    replySupportCase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportCaseReply"];
+            };
+        };
+        responses: {
+            /** @description The reply and the case after it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseUpdateResult"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    adminGetSupportSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportSettings"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateSupportSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportSettings"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminListSupportCases: {
+        parameters: {
+            query?: {
+                status?: "received" | "working" | "waiting_on_customer" | "resolved";
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetSupportCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseWithUpdates"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    adminListSupportCaseEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of updates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseUpdateList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    adminDeleteSupportCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    client_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseDeleted"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    staffListSupportCases: {
+        parameters: {
+            query?: {
+                status?: "received" | "working" | "waiting_on_customer" | "resolved";
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    staffGetSupportCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseWithUpdates"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
+        };
+    };
+    staffUpdateSupportCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportStaffUpdate"];
+            };
+        };
+        responses: {
+            /** @description The update and the case after it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportCaseUpdateResult"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+            410: components["responses"]["Problem"];
         };
     };
     listThreads: {
