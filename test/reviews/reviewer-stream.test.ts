@@ -148,3 +148,26 @@ test('the stream is refused without a key (401), without review:act (403), and w
   assert.equal(problem.code, 'bad_request');
   assert.equal(problem.errors[0].field, 'last_event_id');
 });
+
+test('the SDK yields the reviewer\'s work items typed, and resumes after the last one it yielded', async () => {
+  const { AgentInbox } = await import('../../packages/sdk/src/index.ts');
+  const { agent, reviewer } = await linked();
+  const client = new AgentInbox({ baseUrl: svc.url, apiKey: reviewer.key });
+  const one = (await agent.send(draft('sdk one'))).body.review_id;
+  const controller = new AbortController();
+  let last = '';
+  for await (const { id, work } of client.reviewerWork({ signal: controller.signal })) {
+    assert.equal(work.review_id, one);
+    assert.deepEqual(work.allowed_actions, ['open', 'approve', 'edit', 'reject']);
+    last = id;
+    break;
+  }
+  controller.abort();
+  const two = (await agent.send(draft('sdk two'))).body.review_id;
+  const again = new AbortController();
+  for await (const { work } of client.reviewerWork({ lastEventId: last, signal: again.signal })) {
+    assert.equal(work.review_id, two);
+    break;
+  }
+  again.abort();
+});

@@ -59,6 +59,7 @@ export const TOOLS: ToolSpec[] = [
 /** Agent-plane operations with no tool, and why. */
 export const NOT_TOOLS: Record<string, string> = {
   streamEvents: 'a long-lived SSE stream; MCP clients use wait_for_email and wait_for_review_event instead',
+  streamReviewerWork: 'a long-lived SSE stream; MCP reviewers read get_reviewer_queue instead',
 };
 
 /** Tools the contract names whose agent-plane verbs this service does not have yet. */
