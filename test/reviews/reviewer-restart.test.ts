@@ -22,7 +22,7 @@ const env = {
   DATA_DIR: svc.config.dataDir,
   INBOX_DOMAIN: svc.config.inboxDomain,
   SMTP_URL: relay.url,
-  WEBHOOK_RETRY_SCHEDULE: '3',
+  WEBHOOK_RETRY_SCHEDULE: '5',
   SSE_HEARTBEAT_SECONDS: '1',
 };
 const processes: ServiceProcess[] = [];
@@ -42,16 +42,16 @@ const transitions = async (id: string, type: string) =>
 test('killed with a push awaiting its retry, an armed escalation and an unread SSE item, a restarted service completes each exactly once', async () => {
   const first = await spawn();
 
-  // A webhook reviewer whose endpoint refuses the first push: the retry waits 3 s.
+  // A webhook reviewer whose endpoint refuses the first push: the retry waits 5 s.
   const hooked = await agentWithInbox(svc, tenant);
   const hookReviewer = await reviewerAgent(svc, tenant);
   const receiver = await workReceiver();
   receiver.respond((i) => (i === 0 ? 503 : 200));
   await linkReviewer(svc, tenant, { inbox_address: hooked.address, reviewer_agent_id: hookReviewer.agentId, webhook_url: receiver.url, hmac_secret: SECRET });
-  // A reviewer that stays silent: escalation to the human after 2 s.
+  // A reviewer that stays silent: escalation to the human after 5 s.
   const silentInbox = await agentWithInbox(svc, tenant);
   const silent = await reviewerAgent(svc, tenant);
-  await linkReviewer(svc, tenant, { inbox_address: silentInbox.address, reviewer_agent_id: silent.agentId, transport: 'sse', escalate_after_s: 2 });
+  await linkReviewer(svc, tenant, { inbox_address: silentInbox.address, reviewer_agent_id: silent.agentId, transport: 'sse', escalate_after_s: 5 });
   // An SSE reviewer that is not connected when its work arrives.
   const streamed = await agentWithInbox(svc, tenant);
   const sseReviewer = await reviewerAgent(svc, tenant);
@@ -64,10 +64,13 @@ test('killed with a push awaiting its retry, an armed escalation and an unread S
   const armed = await db.query(`SELECT name FROM pgboss.job WHERE data->>'review_id' = $1 AND name = 'review-escalation' AND state = 'created'`, [escalatedId]);
   assert.equal(armed.rowCount, 1, 'the escalation timer is armed');
 
+  const killedAt = Date.now();
   first.child.kill('SIGKILL');
   assert.equal((await first.exited).signal, 'SIGKILL');
+  assert.equal(receiver.requests.length, 1, 'the retry was still waiting when the service died');
+  assert.equal(await transitions(escalatedId, 'escalate'), 0, 'the escalation was still armed when the service died');
   // Both timers fall due while no worker runs.
-  await sleep(3_500);
+  await sleep(Math.max(0, killedAt + 5_500 - Date.now()));
   assert.equal(receiver.requests.length, 1);
   assert.equal(await transitions(escalatedId, 'escalate'), 0);
 
