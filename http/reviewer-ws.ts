@@ -94,22 +94,31 @@ export function attachReviewerSocket(server: http.Server, s: Services): Reviewer
     });
     ws.on('close', stop);
     ws.on('error', () => {});
-    // Decisions are answered in the order they arrived.
-    let turn: Promise<void> = Promise.resolve();
+    // Decisions on one review apply in the order they arrived (open, then edit); decisions on
+    // different reviews run side by side. Each answer carries the frame's `ref`.
+    const chains = new Map<string, Promise<void>>();
+    const inTurn = (key: string, work: () => Promise<void>) => {
+      const next = (chains.get(key) ?? Promise.resolve()).then(work);
+      chains.set(key, next);
+      void next.finally(() => {
+        if (chains.get(key) === next) chains.delete(key);
+      });
+    };
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      turn = turn.then(async () => {
-        let frame: unknown;
-        try {
-          frame = isBinary ? undefined : JSON.parse(data.toString());
-        } catch {
-          frame = undefined;
-        }
-        const ref = (frame as { ref?: unknown } | undefined)?.ref ?? null;
-        if (!frame || typeof frame !== 'object' || Array.isArray(frame) || (frame as { type?: unknown }).type !== 'decision') {
-          const p = badRequest('type', 'Send JSON text frames of the form {"type":"decision","review_id":…,"action":…}.', 'invalid_value');
-          const r = errorResponse(p, requestId(), base);
-          return sendFrame({ type: 'problem', ref, status: r.status, body: r.body });
-        }
+      let frame: unknown;
+      try {
+        frame = isBinary ? undefined : JSON.parse(data.toString());
+      } catch {
+        frame = undefined;
+      }
+      const ref = (frame as { ref?: unknown } | undefined)?.ref ?? null;
+      if (!frame || typeof frame !== 'object' || Array.isArray(frame) || (frame as { type?: unknown }).type !== 'decision') {
+        const p = badRequest('type', 'Send JSON text frames of the form {"type":"decision","review_id":…,"action":…}.', 'invalid_value');
+        const r = errorResponse(p, requestId(), base);
+        void sendFrame({ type: 'problem', ref, status: r.status, body: r.body });
+        return;
+      }
+      inTurn(String((frame as { review_id?: unknown }).review_id ?? ''), async () => {
         const answer = await decide(who, frame as Record<string, unknown>);
         await sendFrame({ type: answer.status < 400 ? 'result' : 'problem', ref, ...answer });
       });

@@ -87,11 +87,16 @@ test('a WebSocket reviewer gets the work pushed, opens and edits by frames; the 
   assert.equal(pushed.work.reason, 'created');
   assert.deepEqual(pushed.work.allowed_actions, ['open', 'approve', 'edit', 'reject']);
 
-  const opened = await socket.decide('o1', id, { action: 'open' });
+  // Sent back to back: decisions on one review apply in the order they arrived (a chat needs in_review).
+  socket.ws.send(JSON.stringify({ type: 'decision', ref: 'o1', review_id: id, action: 'open' }));
+  const chatted = await socket.decide('c1', id, { action: 'chat', message: 'Is 10:00 CET?' });
+  const opened = socket.frames.find((f) => f.ref === 'o1');
   assert.deepEqual([opened.type, opened.status, opened.body.state], ['result', 200, 'in_review']);
+  assert.deepEqual([chatted.type, chatted.status, chatted.body.state], ['result', 200, 'chatting']);
   assert.equal(opened.body.id, id);
   assert.equal(opened.body.route, 'reviewer_agent');
   assert.deepEqual(opened.body.allowed_actions, ['approve', 'edit', 'reject', 'chat', 'hand_back']);
+  assert.ok(socket.frames.indexOf(opened) < socket.frames.indexOf(chatted), 'answered in order');
   const edited = await socket.decide('e1', id, { action: 'edit', parent_revision: 1, text: 'Tuesday 10:00 works. Over WS.' });
   assert.deepEqual([edited.type, edited.status, edited.body.state], ['result', 200, 'edited']);
   await agent.until(id, 'sent');

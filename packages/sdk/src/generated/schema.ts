@@ -1702,8 +1702,9 @@ export interface paths {
          *       the same body `POST /v1/reviews/{review_id}/decision` returns. `ref` echoes the frame's `ref`.
          *
          *     The reviewer sends decisions as `{"type":"decision","ref":<any>,"review_id":"rr_…",
-         *     "action":…, "parent_revision":…, …}` with the decision body's fields. A frame that is not
-         *     JSON or not a decision is answered with a `problem` (`400`).
+         *     "action":…, "parent_revision":…, …}` with the decision body's fields. Decisions on one review
+         *     are applied in the order they arrive; those on different reviews run side by side, so match
+         *     answers by `ref`. A frame that is not JSON or not a decision is answered with a `problem` (`400`).
          *
          *     The service pings every 15 s (`SSE_HEARTBEAT_SECONDS`) and closes a socket that did not
          *     answer the previous ping; clients reconnect with the last id they received.
