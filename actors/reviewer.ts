@@ -1,9 +1,10 @@
 // The reviewer agent's side: its queue of work items, and the work item of one review.
 import type { Executor } from '../storage/db.ts';
-import { lastThreadMessages, resetReviewerFailures, reviewerQueue, type QueueCursor } from '../storage/review-links.ts';
+import { REVIEWER_STATES, findAssignment, lastThreadMessages, resetReviewerFailures, reviewerQueue, type QueueCursor } from '../storage/review-links.ts';
+import type { ReviewerWorkRow } from '../storage/reviewer-work.ts';
 import { findReview, listFeedback, type ReviewRow } from '../storage/reviews.ts';
 import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './bodies/reviewer-work.ts';
-import { reviewView, type ReviewerScope } from './reviews.ts';
+import { restoreReview, reviewView, routedTo, type ReviewerScope } from './reviews.ts';
 
 /** The work item of a review: the review, its thread's last messages and the feedback so far. */
 export async function buildWorkItem(db: Executor, row: ReviewRow, reason: string, routedAt: Date | null): Promise<WorkItem> {
@@ -28,4 +29,20 @@ export async function reviewerQueuePage(db: Executor, who: ReviewerScope, page: 
     items.push({ item: await buildWorkItem(db, row, 'queued', e.routed_at), cursor: { routed_us: e.routed_us, review_id: e.review_id } });
   }
   return items;
+}
+
+/**
+ * The work item a logged routing stands for, if it still waits on this reviewer: the review is in
+ * a reviewer state, routed to it, at the logged revision, within its key's project. Null for work
+ * that moved on (decided, handed back, escalated, revised since): a replay never sends stale work.
+ */
+export async function currentWork(db: Executor, who: ReviewerScope, logged: Pick<ReviewerWorkRow, 'review_id' | 'revision' | 'reason'>): Promise<WorkItem | null> {
+  const [row, assignment] = await Promise.all([
+    findReview(db, { org_id: who.org_id, project_id: who.project_id, agent_id: null, inbox_id: null }, logged.review_id),
+    findAssignment(db, who.org_id, logged.review_id),
+  ]);
+  if (!row || !assignment || assignment.reviewer_agent_id !== who.agent_id || !REVIEWER_STATES.includes(row.state)) return null;
+  const snapshot = restoreReview(row);
+  if (!routedTo(snapshot, who.agent_id) || snapshot.context.revision !== logged.revision) return null;
+  return buildWorkItem(db, row, logged.reason, assignment.routed_at);
 }

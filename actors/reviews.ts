@@ -26,6 +26,7 @@ import { reserveSend, settleReservation } from '../storage/usage.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
+import { appendReviewerWork } from '../storage/reviewer-work.ts';
 import type { Config } from '../service/config.ts';
 import { deliverToWebhooks } from './events.ts';
 import { chooseRoute } from './review-links.ts';
@@ -170,7 +171,8 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
     }
     case 'notifyReviewer': {
       // Human-routed work is read from the console queue (GET A/reviews). Reviewer-routed work is
-      // assigned to its reviewer agent (its queue) and, for a webhook link, pushed by a job.
+      // assigned to its reviewer agent (its queue) and, for a webhook link, pushed by a job; for a
+      // live link (sse, websocket), logged for the reviewer's open stream or socket.
       const p = action.params as ReviewActionParams['notifyReviewer'];
       const reviewer = context.reviewer;
       if (p.route !== 'reviewer_agent' || !reviewer) {
@@ -183,7 +185,21 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
         p.reason !== 'chat',
       );
       const link = await findLinkById(ctx.tx, row.org_id, reviewer.link_id);
-      if (link?.transport !== 'webhook') return;
+      if (!link) return;
+      if (link.transport !== 'webhook') {
+        // Live links: the reviewer's stream or WebSocket follows this log (and replays it on reconnect).
+        await appendReviewerWork(ctx.tx, {
+          org_id: row.org_id,
+          project_id: row.project_id,
+          reviewer_agent_id: reviewer.agent_id,
+          link_id: link.id,
+          transport: link.transport,
+          review_id: row.id,
+          revision: p.revision,
+          reason: p.reason,
+        });
+        return;
+      }
       const delivery_id = newId('rld');
       await insertLinkDelivery(ctx.tx, { org_id: row.org_id, project_id: row.project_id, id: delivery_id, link_id: link.id, review_id: row.id, revision: p.revision, reason: p.reason });
       await ctx.enqueue(REVIEWER_PUSH_QUEUE, { org_id: row.org_id, delivery_id, attempt: 1 });

@@ -31,13 +31,14 @@ function objectSchema(params: Record<string, any>[], where: string): Record<stri
   };
 }
 
-export function compileValidators(api: ApiDocument): Map<string, Validators> {
+export function compileValidators(api: ApiDocument, only?: (op: OperationSpec) => boolean): Map<string, Validators> {
   const strictAjv = newAjv(false);
   const coercingAjv = newAjv(true);
   strictAjv.addSchema(api.doc, 'api');
   coercingAjv.addSchema(api.doc, 'api');
   const out = new Map<string, Validators>();
   for (const op of api.operations) {
+    if (only && !only(op)) continue;
     const v: Validators = { bodyKeys: [] };
     if (op.bodyPointer) {
       v.body = strictAjv.compile({ $ref: `api${op.bodyPointer}` });

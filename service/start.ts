@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
+import { attachReviewerSocket } from '../http/reviewer-ws.ts';
 import { answerClientErrors } from '../http/client-errors.ts';
 import { problemsBase } from '../http/pipeline.ts';
 import type { Services } from '../http/context.ts';
@@ -199,6 +200,9 @@ export async function startService(
             server.closeAllConnections();
           }),
       );
+      // The reviewer WebSocket on the same server; its sockets close before the server's.
+      const sockets = attachReviewerSocket(server, services);
+      undo.push(() => sockets.close());
     }
 
     return { services, httpUrl, smtpPort, metricsPort, embedded, stop };

@@ -19,7 +19,7 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener): Promis
   for (const w of WORKERS) {
     if (w.cron) await boss.schedule(w.name, w.cron, {});
     const log = deps.log.child({ worker: w.name });
-    const handler = async ([job]: PgBoss.Job<object>[]) => {
+    const handlerOf = (self: () => string) => async ([job]: PgBoss.Job<object>[]) => {
       if (!job) return;
       const started = process.hrtime.bigint();
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
@@ -30,11 +30,17 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener): Promis
         observeJob(w.name, 'error', seconds());
         log.warn({ err: (err as Error).message, job: job.id }, 'job failed; it will be retried by its queue policy');
         throw err;
+      } finally {
+        // A poller that found a job looks again at once: a backlog (timers falling due together)
+        // drains at the speed of its jobs, not one job per polling interval.
+        boss.notifyWorker(self());
       }
     };
     const list: string[] = [];
     for (let i = 0; i < (w.concurrency ?? 1); i++) {
-      list.push(await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler));
+      let id = '';
+      id = await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handlerOf(() => id));
+      list.push(id);
     }
     ids.set(w.name, list);
   }

@@ -68,3 +68,6 @@ export const eventIdsFor = (db: Pool): Promise<OpaqueIds> => codecFor(db, 'event
 
 /** The codec of webhook delivery list cursors (positions in the service-wide delivery sequence). */
 export const deliveryCursorsFor = (db: Pool): Promise<OpaqueIds> => codecFor(db, 'delivery-cursors', 'd');
+
+/** The codec of reviewer work ids (`rwk_` and 22 characters), the resume ids of the reviewer's stream and WebSocket. */
+export const reviewerWorkIdsFor = (db: Pool): Promise<OpaqueIds> => codecFor(db, 'reviewer-work-ids', 'rwk_');

@@ -1,8 +1,9 @@
 // Periodic clean-up of short-lived rows: idempotency records and inbound receipts after 24 hours,
-// old rate windows and sign-up request counts.
+// old rate windows and sign-up request counts, and reviewer work nothing replays any more.
 import { pruneIdempotencyKeys } from '../../storage/idempotency.ts';
 import { pruneReceipts } from '../../storage/inbound-receipts.ts';
 import { pruneRateWindows } from '../../storage/rate-limit.ts';
+import { pruneReviewerWork } from '../../storage/reviewer-work.ts';
 import { pruneSignupRequests } from '../../storage/signups.ts';
 import type { Worker } from './worker.ts';
 
@@ -15,5 +16,6 @@ export const maintenanceWorker: Worker = {
     await pruneRateWindows(db);
     await pruneReceipts(db);
     await pruneSignupRequests(db);
+    await pruneReviewerWork(db);
   },
 };

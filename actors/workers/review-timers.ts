@@ -21,6 +21,9 @@ async function fire(deps: WorkerDeps, job: { org_id: string; review_id: string }
 export const reviewEscalationWorker: Worker<{ org_id: string; review_id: string; epoch: number }> = {
   name: ESCALATION_QUEUE,
   queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+  // Escalations of a burst of submissions fall due together; the lag after escalate_after_s is
+  // the contract's figure, so four at once (each poller costs a query every half second idle).
+  concurrency: 4,
   perform: (job, deps) => fire(deps, job, { type: 'escalate', epoch: job.epoch }),
 };
 

@@ -1,12 +1,16 @@
-// Reviewer agents: review links on the console plane, and the reviewer plane (decisions, queue).
+// Reviewer agents: review links on the console plane, and the reviewer plane (decisions, queue,
+// stream; the WebSocket itself is answered at the upgrade, see reviewer-ws.ts).
 import { changeReviewLink, createReviewLink, removeReviewLink } from '../../actors/review-links.ts';
 import { reviewerQueuePage } from '../../actors/reviewer.ts';
 import { reviewView, reviewerDecision, type ReviewerScope } from '../../actors/reviews.ts';
 import { listReviewLinks, type QueueCursor, type ReviewLinkCursor } from '../../storage/review-links.ts';
+import { badRequest } from '../../machines/problems.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { decodeCursor, encodeCursor, pageLimit } from '../paging.ts';
 import { presentReviewLink } from '../present/review-links.ts';
 import { presentReview } from '../present/reviews.ts';
+import { createReviewerFeed } from '../reviewer-feed.ts';
+import { openSse } from '../sse.ts';
 
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 
@@ -19,6 +23,7 @@ const isLinkCursor = (v: any): v is ReviewLinkCursor => typeof v?.created_at ===
 const isQueueCursor = (v: any): v is QueueCursor => Number.isSafeInteger(v?.routed_us) && typeof v?.review_id === 'string';
 
 export function reviewerRoutes(s: Services): RouteTable {
+  const stream = createReviewerFeed(s, 'sse');
   return {
     adminCreateReviewLink: async (ctx) => {
       ctx.status = 201;
@@ -55,6 +60,21 @@ export function reviewerRoutes(s: Services): RouteTable {
       const data = items.slice(0, limit);
       const last = data[data.length - 1];
       ctx.body = { object: 'list', data: data.map((i) => i.item), has_more, next_cursor: has_more && last ? encodeCursor(last.cursor) : null };
+    },
+    streamReviewerWork: async (ctx) => {
+      const feed = await stream.prepare(reviewerOf(ctx), ctx.get('last-event-id') || ctx.state.query.last_event_id);
+      let stop = () => {};
+      const out = openSse(ctx, () => stop());
+      stop = feed.connect({
+        send: (id, item) => out.event(id, 'reviewer.work', item),
+        beat: () => void out.write(': heartbeat\n\n'),
+        end: () => out.end(),
+      });
+      if (out.closed) stop();
+    },
+    // Reached only without an upgrade: the upgrade is taken by the WebSocket server before Koa.
+    reviewerSocket: async () => {
+      throw badRequest('Upgrade', 'GET /v1/reviewer/ws is a WebSocket: send "Connection: Upgrade" and "Upgrade: websocket".', 'required');
     },
   };
 }

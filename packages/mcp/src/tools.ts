@@ -69,6 +69,7 @@ export const NOT_TOOLS: Record<string, string> = {
   deleteInbox: 'permanent and destructive, and not in the contract\'s MCP tool list: an inbox is deleted through the REST API or the SDK (deleteInbox) by a key holding mailbox:delete',
   updateInbox: 'the recipient limit is a quota setting held by keys with mailbox:quota, not in the contract\'s MCP tool list; it is changed through the REST API or the SDK (updateInbox)',
   getReportingPolicy: 'read by the SDK before it files automatic feedback; an agent files with report_problem',
+  streamReviewerWork: 'a long-lived SSE stream; MCP reviewers read get_reviewer_queue instead',
 };
 
 /** Tools the contract names whose agent-plane verbs this service does not have yet. */

@@ -1,5 +1,6 @@
 // The agent-plane client: one method per operation (generated from the OpenAPI document), plus
-// iterators for cursor paging, the live event stream and the durable review event queue.
+// iterators for cursor paging, the live event stream, the reviewer's work stream and the durable
+// review event queue.
 import { AutomaticFeedback, type AutomaticFeedbackOptions } from './auto-feedback.ts';
 import { GeneratedMethods } from './generated/methods.ts';
 import { OPERATIONS, type OperationId } from './generated/operations.ts';
@@ -7,6 +8,12 @@ import { readEventStream, type StreamEvent, type StreamOptions } from './sse.ts'
 import { Transport, type TransportOptions } from './transport.ts';
 import type { components } from './generated/schema.ts';
 import type { CallOptions, ResponseOf } from './types.ts';
+
+/** A reviewer agent's work item: the review, its draft and intent, the thread and the feedback so far. */
+export type ReviewerWork = components['schemas']['ReviewerWork'];
+
+/** One item of the reviewer's stream, with the id that resumes after it. */
+export type ReviewerWorkEvent = { id: string; work: ReviewerWork };
 
 /** One event of the durable review event queue (`review.sent`, `review.rejected`, ...). */
 export type ReviewEvent = components['schemas']['ReviewEventItem'];
@@ -98,6 +105,17 @@ export class AgentInbox extends GeneratedMethods {
   events(options: StreamOptions & { types?: string[] } = {}): AsyncGenerator<StreamEvent> {
     const { types, ...rest } = options;
     return readEventStream(this.transport, '/v1/events/stream', { ...rest, query: { ...rest.query, ...(types ? { types: types.join(',') } : {}) } });
+  }
+
+  /**
+   * For a reviewer agent (key with `review:act`, linked with `transport: sse`): its work items as
+   * they are routed to it, after every item already waiting. Reconnects after a dropped connection
+   * resume after the last item yielded; pass `lastEventId` to resume across restarts of your own.
+   */
+  async *reviewerWork(options: StreamOptions = {}): AsyncGenerator<ReviewerWorkEvent> {
+    for await (const ev of readEventStream(this.transport, '/v1/reviewer/stream', options)) {
+      if (ev.event === 'reviewer.work') yield { id: ev.id, work: ev.data as ReviewerWork };
+    }
   }
 
   /**

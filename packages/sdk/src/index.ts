@@ -1,5 +1,5 @@
 export const CONTRACT_VERSION = '0.1.0-pre.6';
-export { AgentInbox, type ClientOptions, type ReviewEvent } from './client.ts';
+export { AgentInbox, type ClientOptions, type ReviewEvent, type ReviewerWork, type ReviewerWorkEvent } from './client.ts';
 export type { AutomaticFeedbackOptions } from './auto-feedback.ts';
 export { AgentInboxError, NetworkError, type FieldError, type QuotaFigures } from './errors.ts';
 export { Transport, type TransportOptions, type RequestOptions } from './transport.ts';

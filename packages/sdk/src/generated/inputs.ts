@@ -835,6 +835,21 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "cursor": "query"
     }
   },
+  "streamReviewerWork": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "last_event_id": {
+          "type": "string",
+          "maxLength": 64,
+          "description": "Resume after this item id, exactly as the stream sent it."
+        }
+      }
+    },
+    "where": {
+      "last_event_id": "query"
+    }
+  },
   "listReviewEvents": {
     "schema": {
       "type": "object",

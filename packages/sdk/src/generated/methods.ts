@@ -137,6 +137,11 @@ export abstract class GeneratedMethods {
     return this.call('getReviewerQueue', {}, undefined, query, 'json', options);
   }
 
+  /** The caller's work items as server-sent events (links with `transport` `sse`). (GET /v1/reviewer/stream) */
+  streamReviewerWork(query?: T.QueryOf<'streamReviewerWork'>, options?: T.CallOptions): Promise<Response> {
+    return this.call('streamReviewerWork', {}, undefined, query, 'response', options);
+  }
+
   /** Drain the durable review event queue. (GET /v1/reviews/events) */
   listReviewEvents(query?: T.QueryOf<'listReviewEvents'>, options?: T.CallOptions): Promise<T.ResponseOf<'listReviewEvents'>> {
     return this.call('listReviewEvents', {}, undefined, query, 'json', options);

@@ -26,6 +26,7 @@ export const OPERATIONS = {
   waitForEmail: { method: 'POST', path: '/v1/inboxes/{inbox_id}/wait' },
   decideReview: { method: 'POST', path: '/v1/reviews/{review_id}/decision' },
   getReviewerQueue: { method: 'GET', path: '/v1/reviewer/queue' },
+  streamReviewerWork: { method: 'GET', path: '/v1/reviewer/stream' },
   listReviewEvents: { method: 'GET', path: '/v1/reviews/events' },
   waitForReviewEvent: { method: 'GET', path: '/v1/reviews/events/wait' },
   ackReviewEvents: { method: 'POST', path: '/v1/reviews/events/ack' },

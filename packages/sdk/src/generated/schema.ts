@@ -1818,6 +1818,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reviewer/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's work items as server-sent events (links with `transport` `sse`).
+         * @description `text/event-stream`. Each item is sent as `id: rwk_<opaque>`, `event: reviewer.work` and
+         *     `data: <ReviewerWork>`, for work routed to the caller's agent through a link with
+         *     `transport: sse`.
+         *
+         *     Choices recorded here:
+         *     - Without a resume id the stream first sends every item of such links still waiting on the
+         *       reviewer (oldest routing first), then each item as it is routed; none is lost between a
+         *       read of `GET /v1/reviewer/queue` and the stream, and none is sent twice.
+         *     - Resume: the `Last-Event-ID` header, else `last_event_id` (the header wins): the items routed
+         *       after that one follow. An id this service did not issue is `400 bad_request` naming
+         *       `last_event_id`.
+         *     - Work that moved on before it was sent (decided, handed back, escalated to the human, or
+         *       revised since, which sends a newer item) is not sent.
+         *     - `: heartbeat` every 15 s (`SSE_HEARTBEAT_SECONDS`). Connecting marks the caller's links healthy.
+         *     - The stream may end at any time (a restart); clients reconnect with the last id.
+         */
+        get: operations["streamReviewerWork"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reviewer/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's work items and decisions over a WebSocket (links with `transport` `websocket`).
+         * @description A WebSocket upgrade (RFC 6455). The agent key is checked at the upgrade (`Authorization:
+         *     Bearer`): a missing or bad key is answered `401`, a key without `review:act` `403`, both as
+         *     problem+json, and no socket opens. A plain GET without the upgrade is `400 bad_request`
+         *     naming `Upgrade`.
+         *
+         *     Frames are JSON text. The service sends:
+         *     - `{"type":"work","id":"rwk_…","work":<ReviewerWork>}` for each item routed through a link with
+         *       `transport: websocket`: on connect every item still waiting, then each as it is routed
+         *       (the same rules as `GET /v1/reviewer/stream`). Connect with `?last_event_id=<id>` (or the
+         *       `Last-Event-ID` header) to get only the items after the last one received.
+         *     - `{"type":"result","ref":…,"status":200,"body":<Review>}` or
+         *       `{"type":"problem","ref":…,"status":<4xx>,"body":<Problem>}` answering a decision frame:
+         *       the same body `POST /v1/reviews/{review_id}/decision` returns. `ref` echoes the frame's `ref`.
+         *
+         *     The reviewer sends decisions as `{"type":"decision","ref":<any>,"review_id":"rr_…",
+         *     "action":…, "parent_revision":…, …}` with the decision body's fields. Decisions on one review
+         *     are applied in the order they arrive; those on different reviews run side by side, so match
+         *     answers by `ref`. A frame that is not JSON or not a decision is answered with a `problem` (`400`).
+         *
+         *     The service pings every 15 s (`SSE_HEARTBEAT_SECONDS`) and closes a socket that did not
+         *     answer the previous ping; clients reconnect with the last id they received.
+         */
+        get: operations["reviewerSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reviews/events": {
         parameters: {
             query?: never;
@@ -7228,6 +7302,62 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ReviewerWorkList"];
                 };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    streamReviewerWork: {
+        parameters: {
+            query?: {
+                /** @description Resume after this item id, exactly as the stream sent it. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this item id; wins over `last_event_id`. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream; each event's data is a `ReviewerWork`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    reviewerSocket: {
+        parameters: {
+            query?: {
+                /** @description Resume after this item id, exactly as a `work` frame carried it. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this item id; wins over `last_event_id`. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching protocols; the socket is open. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Problem"];
             401: components["responses"]["Problem"];
