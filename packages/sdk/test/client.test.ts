@@ -425,7 +425,15 @@ test('automatic feedback: an unexpected 5xx of a send is filed only after the or
   assert.equal(evidence.client_versions.sdk, CONTRACT_VERSION);
 });
 
+test('streamReviewerWork: a key without review:act is refused 403 before any stream opens', async () => {
+  await assert.rejects(
+    client.streamReviewerWork(),
+    (e: any) => e instanceof AgentInboxError && e.status === 403 && e.code === 'forbidden_scope',
+  );
+});
+
 test('every generated method was exercised against the service', () => {
   const all = Object.keys(OPERATIONS) as OperationId[];
   assert.deepEqual(all.filter((id) => !called.has(id)), []);
 });
+
