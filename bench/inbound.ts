@@ -348,6 +348,8 @@ export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: 
             direction: 'inbound',
             folder: 'INBOX',
             seen: false,
+            authentication: null,
+            screening: null,
             from_name: '',
             from_email: from,
             to_addrs: [{ name: '', email: inbox.address }],
