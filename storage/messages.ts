@@ -472,6 +472,15 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
   return rows;
 }
 
+/** The newest message of a thread that screening flagged, if any. */
+export async function flaggedInThread(db: Executor, at: InboxKey, threadId: string): Promise<{ id: string; screening: NonNullable<MessageRow['screening']> } | null> {
+  const { rows } = await db.query(
+    `SELECT id, screening FROM messages WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND screening IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+    [at.org_id, at.inbox_id, threadId],
+  );
+  return rows[0] ?? null;
+}
+
 // ---- Waiting for a message
 
 export type ArrivalFilter = { since: Date; from: string | null; subject_contains: string | null; exclude: string[]; authenticated?: boolean | null };
