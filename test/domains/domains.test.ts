@@ -119,6 +119,9 @@ test('an inbox on a verified domain is created by the console (domain or domain_
   const own = await svc.api.post('/v1/inboxes', { domain: d.domain, username: 'bot' }, agent.key);
   assert.equal(own.status, 201, own.text);
   assert.equal(own.body.address, `bot@${d.domain}`);
+  const withDomain = await svc.api.get(`/v1/inboxes/${own.body.id}?include=domain`, agent.key);
+  assert.equal(withDomain.body.included.domain.id, d.id, 'include=domain expands the custom domain record');
+  assert.equal(withDomain.body.included.domain.status, 'verified');
   const unknown = await svc.api.post('/v1/inboxes', { domain: 'not-onboarded.example.net' }, agent.key);
   assert.equal(unknown.status, 400);
   assert.equal(unknown.body.errors[0].field, 'domain');

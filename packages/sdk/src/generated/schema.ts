@@ -3134,8 +3134,8 @@ export interface components {
         InboxIncluded: {
             /** @description The owning agent; null when outside the key's ceiling. */
             agent?: components["schemas"]["Agent"] | null;
-            /** @description Always null for now (custom domains are not built); the inbox's `domain` field names its domain. */
-            domain?: Record<string, never> | null;
+            /** @description The custom domain record of an inbox on one (status and records); null for an inbox on the service's own domain (`INBOX_DOMAIN`). */
+            domain?: components["schemas"]["Domain"] | null;
         };
         InboxList: {
             /** @enum {string} */
