@@ -109,7 +109,7 @@ async function chooseDomain(tx: Executor, inboxDomain: string, orgDefault: strin
   if (field === 'domain' && open.includes(wanted.toLowerCase())) return wanted.toLowerCase();
   const custom = await findDomain(tx, input.org_id, projectId, wanted);
   if (!custom || (field === 'domain_id' && custom.id !== wanted)) {
-    throw badRequest(field, `No domain ${wanted} is onboarded in this project; inboxes can be created on ${open.join(' or ')} or on a verified custom domain.`, 'not_found');
+    throw badRequest(field, `Inboxes can be created on ${open.join(' or ')} or on a verified custom domain; ${wanted} is not onboarded in this project.`, 'not_found');
   }
   if (custom.status !== 'verified') {
     throw badRequest(field, `The domain ${custom.name} is ${custom.status}: publish its DNS records and verify it (POST .../domains/${custom.name}/verify) before creating inboxes on it.`, 'not_verified');
