@@ -39,6 +39,7 @@ import {
 } from '../storage/review-deliveries.ts';
 import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
+import { signOutbound } from './signing-keys.ts';
 
 export type DeliveryDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 
@@ -170,7 +171,7 @@ async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, i
       ? await findMessageSource(db, { org_id: row.org_id, inbox_id: row.inbox_id }, row.parent_message_id)
       : null;
   const token = signUnsubscribeToken(unsubscribeKeyOf(deps.config), { org_id: row.org_id, review_id: row.id });
-  return composeMessage({
+  const composed = await composeMessage({
     from: { name: inbox.display_name ?? '', email: inbox.address },
     to: (draft.to as Recipient[]) ?? [],
     cc: (draft.cc as Recipient[]) ?? [],
@@ -186,6 +187,7 @@ async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, i
     unsubscribe: { url: `${deps.config.publicBaseUrl}/v1/unsubscribe/${token}`, mailto: `mailto:${inbox.address}?subject=unsubscribe` },
     review_id: row.id,
   });
+  return signOutbound(db, deps.config, inbox, composed);
 }
 
 type Key = { org_id: string; review_id: string; revision: number };

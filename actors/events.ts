@@ -27,6 +27,8 @@ export type MessageReceivedPayload = {
     message_id: string;
     folder: string;
     seen: boolean;
+    authentication: Record<string, unknown> | null;
+    screening: { risk: string; reasons: string[] } | null;
   };
 };
 

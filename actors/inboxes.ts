@@ -1,11 +1,12 @@
-// Creating an inbox: an address on the service's domain, under the org's plan inbox limit and,
+// Creating an inbox: an address on the service's domain or a verified custom domain, under the org's plan inbox limit and,
 // for an agent enrolled with a token, the token's lifetime allowance. The org row lock makes
 // the count and the insert one step, so concurrent creations cannot pass a limit together.
 import { addressOf, checkUsername, generatedLocalPart } from '../machines/policy/inbox-address.ts';
 import { DEFAULT_PLANS, checkQuota, nextUsageReset, planOf, type Plans, type QuotaCheck } from '../machines/policy/plans.ts';
 import { domainAllowed, domainNotAllowed } from '../machines/policy/allowed-domains.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
-import { withTransaction, type Pool } from '../storage/db.ts';
+import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
+import { findDomain } from '../storage/domains.ts';
 import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-tokens.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { countInboxesOfOrg, insertInbox, lockOrgForInboxes, type InboxWithPolicy } from '../storage/inboxes.ts';
@@ -39,16 +40,12 @@ export async function createInbox(
   if (input.key_ceiling === 'inbox') {
     throw new Problem('forbidden_scope', { detail: 'An inbox key reaches one inbox and cannot create another.' });
   }
-  if (input.domain_id !== undefined) {
-    throw badRequest('domain_id', 'No domain with this id is onboarded in this project.', 'not_found');
-  }
   const chosen = input.username === undefined ? null : checkUsername(input.username);
   if (chosen && !chosen.ok) throw badRequest('username', `The username is not usable: ${chosen.reason}.`);
 
   return withTransaction(pool, async (tx) => {
     const org = await lockOrgForInboxes(tx, input.org_id);
     if (!org) throw notFound('org');
-    const domain = chooseDomain(inboxDomain, org.default_domain, input);
     const agent = await findAgentInOrg(tx, input.org_id, input.agent_id);
     if (input.created_by === 'console' && (!agent || agent.status !== 'active' || agent.project_id !== input.project_id)) {
       throw badRequest('agent_id', 'No active agent with this id in the project.', 'not_found');
@@ -57,6 +54,7 @@ export async function createInbox(
     if (input.project_id !== null && agent.project_id !== input.project_id) {
       throw badRequest('X-Project-Id', `An inbox is created in its agent's project, ${agent.project_id}.`, 'mismatch');
     }
+    const domain = await chooseDomain(tx, inboxDomain, org.default_domain, input, agent.project_id);
 
     const plan = planOf(org.plan_tier, plans);
     const inboxes = checkQuota(await countInboxesOfOrg(tx, input.org_id), plan.inbox_limit);
@@ -108,16 +106,23 @@ export async function createInbox(
 
 /**
  * The domain of a new inbox: the one asked for, else the org's `default_domain` setting, else the
- * service's domain (INBOX_DOMAIN). Only those two are open to the org.
+ * service's domain (INBOX_DOMAIN). Those two are open to every org; any other must be a custom
+ * domain of the project (named by id or by name) that is verified, so mail to the address arrives.
  */
-function chooseDomain(inboxDomain: string, orgDefault: string | null, input: CreateInboxInput): string {
+async function chooseDomain(tx: Executor, inboxDomain: string, orgDefault: string | null, input: CreateInboxInput, projectId: string): Promise<string> {
+  const field = input.domain_id !== undefined ? 'domain_id' : 'domain';
+  const wanted = input.domain_id ?? input.domain;
   const open = [...new Set([orgDefault ?? inboxDomain, inboxDomain])];
-  if (input.domain === undefined) return open[0]!;
-  const asked = input.domain.toLowerCase();
-  if (!open.includes(asked)) {
-    throw badRequest('domain', `Inboxes can be created on ${open.join(' or ')}; ${input.domain} is not onboarded in this project.`, 'not_found');
+  if (wanted === undefined) return open[0]!;
+  if (field === 'domain' && open.includes(wanted.toLowerCase())) return wanted.toLowerCase();
+  const custom = await findDomain(tx, input.org_id, projectId, wanted);
+  if (!custom || (field === 'domain_id' && custom.id !== wanted)) {
+    throw badRequest(field, `Inboxes can be created on ${open.join(' or ')} or on a verified custom domain; ${wanted} is not onboarded in this project.`, 'not_found');
   }
-  return asked;
+  if (custom.status !== 'verified') {
+    throw badRequest(field, `The domain ${custom.name} is ${custom.status}: publish its DNS records and verify it (POST .../domains/${custom.name}/verify) before creating inboxes on it.`, 'not_verified');
+  }
+  return custom.name;
 }
 
 function inboxQuotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): Problem {

@@ -318,6 +318,8 @@ export function reviewView(row: ReviewRow, actor: ReviewActor) {
       attachments: (d.attachments as unknown[] | undefined) ?? [],
     },
     parent_message_id: row.parent_message_id,
+    /** Set when the send answers or forwards a message screening flagged: why a human must decide. */
+    screening: (d.screening as { message_id: string; risk: string; reasons: string[] } | undefined) ?? null,
     intent: c.intent,
     rules_version: c.rules_version,
     feedback: c.feedback,

@@ -19,7 +19,7 @@ import type pg from 'pg';
 import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import type { InboxWithPolicy } from '../storage/inboxes.ts';
-import { findMessage, type MessageRow } from '../storage/messages.ts';
+import { findMessage, flaggedInThread, type MessageRow } from '../storage/messages.ts';
 import {
   categoryExists,
   insertReviewAttachments,
@@ -75,7 +75,12 @@ export type PreparedSend = {
   attachments: ReviewAttachment[];
   /** The plan and enrollment key the send's reservation is checked against. */
   allowances: SendAllowances;
+  /** The flagged message this send answers or forwards: the send then waits for a human. */
+  screening: HeldForScreening | null;
 };
+
+/** Why a send is held for a human whatever its policy: the flagged message it replies to or forwards. */
+export type HeldForScreening = { message_id: string; risk: string; reasons: string[] };
 
 const conflictingAlias = (detail: string) =>
   new Problem('bad_request', { detail, errors: [{ field: 'body', code: 'conflicting_alias', detail }] });
@@ -119,6 +124,7 @@ export async function prepareSend(
   let parent: MessageRow | null = null;
   let threadId: string | null = null;
 
+  let screening: HeldForScreening | null = null;
   if (req.kind === 'reply') {
     const thread = await findThread(s.db, at, body.thread_id!);
     if (!thread || !thread.last_message_id) throw notFound('thread');
@@ -133,11 +139,15 @@ export async function prepareSend(
     if (!parent) throw notFound('thread');
     threadId = thread.id;
     threading = replyThreading(parent);
+    // The message answered, or an earlier flagged one of the thread (the last may be our own reply).
+    const flagged = parent.screening ? { id: parent.id, screening: parent.screening } : await flaggedInThread(s.db, at, thread.id);
+    if (flagged) screening = { message_id: flagged.id, ...flagged.screening };
     to ??= replyRecipients(parent).map((r) => ({ name: r.name ?? '', email: r.email.toLowerCase() }));
     subject ??= replySubject(parent.subject);
   } else if (req.kind === 'forward') {
     parent = await findMessage(s.db, at, req.message_id!);
     if (!parent) throw notFound('message');
+    if (parent.screening) screening = { message_id: parent.id, ...parent.screening };
     subject ??= forwardSubject(parent.subject);
     text = forwardedText(alias.text, {
       from: parent.raw_from || parent.from_email || '',
@@ -195,6 +205,7 @@ export async function prepareSend(
     parent_message_id: parent?.id ?? null,
     attachments,
     allowances,
+    screening,
   };
 }
 
@@ -279,7 +290,8 @@ export async function submitSend(
   inTransaction?: (tx: pg.PoolClient, submitted: Submitted) => Promise<void>,
 ): Promise<Submitted> {
   const { inbox } = p;
-  const released = p.policy.policy === 'allow_direct';
+  // A reply to or forward of a flagged message goes to the human, whatever the policy or links say.
+  const released = p.policy.policy === 'allow_direct' && p.screening === null;
   const submitEvent = (routing: Routing, deadline: number | null): SubmitEvent => ({
     type: 'submit',
     release: released,
@@ -291,6 +303,7 @@ export async function submitSend(
       thread_id: p.thread_id,
       in_reply_to: p.in_reply_to,
       attachments: p.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size })),
+      ...(p.screening ? { screening: p.screening } : {}),
     },
     intent: p.intent,
     category_id: p.category_id,
@@ -306,7 +319,7 @@ export async function submitSend(
   return withTransaction(s.db, async (tx) => {
     // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
     // under that link's deadline, or else to the human under the service's.
-    const routing: Routing = released
+    const routing: Routing = released || p.screening
       ? { choice: { route: 'human' }, link: null }
       : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id });
     const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);

@@ -3,6 +3,7 @@
 // other goes to the relay (SMTP_URL) or, with no relay, to the local outbox. Never through the
 // Review Loop. The body is never logged: it may hold a secret.
 import type pg from 'pg';
+import { signOutbound } from './signing-keys.ts';
 import { composeSystemMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay } from '../mail/outbound/relay.ts';
 import { ingestMessageIn } from '../mail/inbound/ingest.ts';
@@ -33,7 +34,9 @@ export async function sendSystemMail(
 ): Promise<SystemMailRoute> {
   const domain = deps.config.systemFrom.split('@')[1];
   const messageId = `<${newId('sys')}@${domain}>`;
-  const raw = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now });
+  const composed = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now });
+  // Signed when DKIM_PRIVATE_KEY is set and the sender is on INBOX_DOMAIN.
+  const raw = await signOutbound(tx, deps.config, { ...owner, domain: domain ?? '' }, composed);
   const hosted = await findInboxesByAddress(tx, [mail.to]);
   if (hosted.length > 0) {
     await ingestMessageIn(tx, deps.queue, { raw, recipients: hosted, envelope_from: deps.config.systemFrom });

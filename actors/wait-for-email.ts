@@ -11,6 +11,8 @@ import { databaseNow, findArrivals, listAttachments, type AttachmentMeta, type I
 export type WaitRequest = {
   from?: string;
   subject_contains?: string;
+  /** Only messages whose From domain was (true) or was not (false) authenticated. */
+  authenticated?: boolean;
   /** Only messages received strictly after this instant; default: when the wait starts. */
   since?: string;
   timeout_seconds: number;
@@ -50,7 +52,7 @@ export async function waitForEmail(
       const arrivals = await findArrivals(
         s.db,
         inbox,
-        { since, from: req.from ?? null, subject_contains: req.subject_contains ?? null, exclude: skipped },
+        { since, from: req.from ?? null, subject_contains: req.subject_contains ?? null, exclude: skipped, authenticated: req.authenticated ?? null },
         BATCH,
       );
       for (const message of arrivals) {

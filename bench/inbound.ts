@@ -1,10 +1,12 @@
-// `npm run bench -- inbound [--messages N] [--large N] [--waits N] [--corpus N] [--searches N] [--no-maildev]`
+// `npm run bench -- inbound [--messages N] [--large N] [--waits N] [--corpus N] [--searches N] [--no-maildev] [--auth on|off]`
 //
 // Receiving, measured end to end on this machine:
 //  1. messages stored per second over SMTP (10 KB and 200 KB messages, 8 concurrent connections),
 //     the same load against MailDev 3 (installed into .bench/maildev on first use), and the ratio;
 //  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
 //  3. search latency (p50, p99) over a corpus of 100,000 stored messages in one inbox.
+// Inbound verification (SPF, DKIM, DMARC, ARC) is on unless `--auth off`; its lookups go to a DNS
+// server on loopback that publishes SPF and DMARC for the load's sender domain.
 // The database is a fresh embedded PostgreSQL with its default (durable) settings, or a fresh
 // database on DATABASE_URL. Figures are printed, never asserted.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import dns2 from 'dns2';
 import pg from 'pg';
 import { createInbox } from '../actors/inboxes.ts';
 import { createAgent, createOrgWithOwner, issueAgentKey } from '../actors/tenancy.ts';
@@ -52,12 +55,15 @@ export async function run(argv: string[]): Promise<void> {
       corpus: { type: 'string', default: '100000' },
       searches: { type: 'string', default: '400' },
       'no-maildev': { type: 'boolean', default: false },
+      auth: { type: 'string', default: 'on' },
     },
   });
   const n = (k: keyof typeof values) => Number(values[k]);
   await fs.mkdir(SCRATCH, { recursive: true });
   const log = createLogger('error');
   const database = await freshDatabase();
+  const auth = values.auth !== 'off';
+  const dns = auth ? await loopbackDns() : null;
   const config = loadConfig({
     ...process.env,
     HOST: '127.0.0.1',
@@ -69,6 +75,8 @@ export async function run(argv: string[]): Promise<void> {
     LOG_LEVEL: 'error',
     // One key makes every request here; the per-key limit is not what is measured.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    INBOUND_AUTH: auth ? 'true' : 'false',
+    DNS_SERVERS: dns?.server ?? '',
   });
   const service = await startService(config, { roles: ['api', 'smtp'], databaseUrl: database.url, log });
   const db = service.services.db;
@@ -78,6 +86,7 @@ export async function run(argv: string[]): Promise<void> {
     const inboxes = await Promise.all(Array.from({ length: CONCURRENCY }, () => tenant.inbox()));
     const to = inboxes.map((i) => i.address);
     console.log(`agent-inbox inbound bench: ${new Date().toISOString()}, node ${process.version}, PostgreSQL ${await serverVersion(db)}`);
+    console.log(`inbound verification: ${auth ? `on (DNS on loopback ${dns!.server}, bound ${config.inboundAuthTimeoutSeconds} s)` : 'off'}`);
 
     // 1. SMTP throughput
     await load(service.smtpPort!, to, 10 * 1024, 300, 'warm');
@@ -132,7 +141,27 @@ export async function run(argv: string[]): Promise<void> {
     maildev?.kill('SIGTERM');
     await service.stop();
     await database.drop();
+    await dns?.close();
   }
+}
+
+/** SPF (loopback may send) and DMARC for sender.example, the load's sender domain, over UDP on loopback. */
+async function loopbackDns(): Promise<{ server: string; close(): Promise<void> }> {
+  const { Packet } = dns2;
+  const txt: Record<string, string> = { 'sender.example': 'v=spf1 ip4:127.0.0.1 -all', '_dmarc.sender.example': 'v=DMARC1; p=none' };
+  const server = dns2.createServer({
+    udp: true,
+    handle: (request: any, send: (r: any) => void) => {
+      const response: any = Packet.createResponseFromRequest(request);
+      const [q] = request.questions;
+      const value = txt[String(q.name).toLowerCase()];
+      if (value && q.type === Packet.TYPE.TXT) response.answers.push({ name: q.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: [value] });
+      else if (!value) response.header.rcode = 3;
+      send(response);
+    },
+  });
+  const addresses: any = await server.listen({ udp: { port: 0, address: '127.0.0.1' } } as any);
+  return { server: `127.0.0.1:${addresses.udp.port}`, close: () => server.close() };
 }
 
 // ---- set-up
@@ -348,6 +377,8 @@ export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: 
             direction: 'inbound',
             folder: 'INBOX',
             seen: false,
+            authentication: null,
+            screening: null,
             from_name: '',
             from_email: from,
             to_addrs: [{ name: '', email: inbox.address }],

@@ -5,11 +5,13 @@
 // a record outside it is answered as null, like a record that does not exist.
 import { Problem } from '../machines/problems.ts';
 import { findAgentsInScope, type Agent } from '../storage/agents.ts';
+import { findDomain } from '../storage/domains.ts';
 import type { InboxRow, InboxScope, InboxWithPolicy } from '../storage/inboxes.ts';
 import type { InboxKey } from '../storage/messages.ts';
 import { findThreads, type ThreadRow } from '../storage/threads.ts';
 import type { Services } from './context.ts';
 import { presentAgent } from './present/admin.ts';
+import { presentDomain } from './present/domains.ts';
 import { presentInbox } from './present/inboxes.ts';
 import { presentThread } from './present/messages.ts';
 
@@ -39,8 +41,8 @@ export function parseInclude(raw: unknown, allowed: readonly string[]): Set<stri
 }
 
 type AgentView = ReturnType<typeof presentAgent>;
-/** `domain` is null: custom domains are not built, an inbox's `domain` field names its domain. */
-export type InboxIncluded = { agent?: AgentView | null; domain?: null };
+/** `domain`: the custom domain record of an inbox on one; null on the service's own domain. */
+export type InboxIncluded = { agent?: AgentView | null; domain?: ReturnType<typeof presentDomain> | null };
 
 /** The expansions of each inbox (by id) under `prefix` (`''` on inboxes, `inbox.` below a message). */
 export async function inboxIncludes(
@@ -58,13 +60,22 @@ export async function inboxIncludes(
   if (wantsAgent) {
     for (const a of await findAgentsInScope(s.db, scope, [...new Set(inboxes.map((i) => i.agent_id))])) agents.set(a.id, a);
   }
+  const domains = new Map<string, ReturnType<typeof presentDomain>>();
+  if (wantsDomain) {
+    for (const inbox of inboxes) {
+      const key = `${inbox.project_id} ${inbox.domain}`;
+      if (domains.has(key) || inbox.domain === s.config.inboxDomain) continue;
+      const d = await findDomain(s.db, inbox.org_id, inbox.project_id, inbox.domain);
+      if (d) domains.set(key, presentDomain(s.config, d));
+    }
+  }
   for (const inbox of inboxes) {
     const included: InboxIncluded = {};
     if (wantsAgent) {
       const agent = agents.get(inbox.agent_id);
       included.agent = agent ? presentAgent(agent) : null;
     }
-    if (wantsDomain) included.domain = null;
+    if (wantsDomain) included.domain = domains.get(`${inbox.project_id} ${inbox.domain}`) ?? null;
     out.set(inbox.id, included);
   }
   return out;

@@ -1,7 +1,8 @@
 // Configuration is read from the environment once, validated, and passed down as one typed object.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fs from 'node:fs';
 import { DEFAULT_PLANS, PLAN_TIERS, parsePlans, type PlanTier, type Plans } from '../machines/policy/plans.ts';
 
 /** The package's folder: the default DATA_DIR lives here, whatever folder a command runs from. */
@@ -62,6 +63,18 @@ export type Config = {
   signupLimitPerIp: number;
   /** Console identities (emails, lower-cased) of the deployment's support staff: they see every org's cases. */
   supportStaffEmails: string[];
+  /** DNS servers (`ip` or `ip:port`) for domain checks and inbound verdicts; empty: the system's. */
+  dnsServers: string[];
+  /** The host custom domains point their MX record at. */
+  mxHost: string;
+  /** PEM of the key signing mail from INBOX_DOMAIN; null: that mail goes unsigned. */
+  dkimPrivateKey: string | null;
+  /** DKIM selector of INBOX_DOMAIN's key and of every custom domain's. */
+  dkimSelector: string;
+  /** Whether inbound mail gets SPF, DKIM, DMARC and ARC verdicts. */
+  inboundAuth: boolean;
+  /** Longest the verdicts may hold up the reply to DATA; past it they are recorded as temperror. */
+  inboundAuthTimeoutSeconds: number;
 };
 
 
@@ -195,6 +208,41 @@ function plansFile(env: Env): Plans {
   }
 }
 
+// `192.0.2.1`, `192.0.2.1:5353`, `2001:db8::1` or `[2001:db8::1]:5353`, comma-separated.
+function dnsServers(env: Env): string[] {
+  const raw = optional(env, 'DNS_SERVERS');
+  if (raw === null) return [];
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of list) {
+    const m = server.match(/^\[([0-9a-f:.]+)\](?::(\d+))?$|^([0-9.]+)(?::(\d+))?$|^([0-9a-f:]+)$/i);
+    const port = m?.[2] ?? m?.[4];
+    if (!m || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      throw new ConfigError(`DNS_SERVERS must be a comma-separated list of IP addresses, each with an optional :port, got "${server}"`);
+    }
+  }
+  return list;
+}
+
+// PEM text, or the path of a PEM file (an environment variable holding many lines is awkward).
+function dkimKey(env: Env): string | null {
+  const raw = optional(env, 'DKIM_PRIVATE_KEY');
+  if (raw === null) return null;
+  let pem = raw.replace(/\\n/g, '\n');
+  if (!pem.includes('-----BEGIN')) {
+    try {
+      pem = fs.readFileSync(raw, 'utf8');
+    } catch {
+      throw new ConfigError(`DKIM_PRIVATE_KEY must be a PEM private key or the path of a file holding one; "${raw}" cannot be read`);
+    }
+  }
+  try {
+    crypto.createPrivateKey(pem);
+  } catch {
+    throw new ConfigError('DKIM_PRIVATE_KEY does not hold a usable PEM private key');
+  }
+  return pem;
+}
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -221,6 +269,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!DOMAIN.test(freeInboxDomain)) throw new ConfigError(`FREE_INBOX_DOMAIN must be a domain name, got "${freeInboxDomain}"`);
   const systemFrom = text(env, 'SYSTEM_FROM', `no-reply@${inboxDomain}`);
   if (!/^[^\s@<>]+@[^\s@<>]+$/.test(systemFrom)) throw new ConfigError(`SYSTEM_FROM must be an email address, got "${systemFrom}"`);
+  const mxHost = text(env, 'MX_HOST', inboxDomain).toLowerCase();
+  if (!DOMAIN.test(mxHost)) throw new ConfigError(`MX_HOST must be a host name, got "${mxHost}"`);
+  const dkimSelector = text(env, 'DKIM_SELECTOR', 'agentinbox').toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(dkimSelector)) throw new ConfigError(`DKIM_SELECTOR must be one DNS label, got "${dkimSelector}"`);
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -265,5 +317,11 @@ export function loadConfig(env: Env = process.env): Config {
     signupLimitPerEmail: positiveInt(env, 'SIGNUP_LIMIT_PER_EMAIL', 5),
     signupLimitPerIp: positiveInt(env, 'SIGNUP_LIMIT_PER_IP', 20),
     supportStaffEmails: emailList(env, 'SUPPORT_STAFF_EMAILS'),
+    dnsServers: dnsServers(env),
+    mxHost,
+    dkimPrivateKey: dkimKey(env),
+    dkimSelector,
+    inboundAuth: env.INBOUND_AUTH === undefined || env.INBOUND_AUTH === '' ? true : flag(env, 'INBOUND_AUTH'),
+    inboundAuthTimeoutSeconds: positiveNumber(env, 'INBOUND_AUTH_TIMEOUT_SECONDS', 2),
   };
 }

@@ -128,3 +128,20 @@ export async function insertInbox(tx: Executor, i: NewInbox): Promise<InboxRow |
 export async function activateInbox(db: Executor, orgId: string, id: string): Promise<void> {
   await db.query("UPDATE inboxes SET status = 'active' WHERE org_id = $1 AND id = $2", [orgId, id]);
 }
+
+// Tables holding an inbox's mailbox, deleted with it. Reviews, machine snapshots and the event log
+// stay: they are the project's record of what was sent and decided.
+const MAILBOX_TABLES = ['attachments', 'message_sources', 'message_search', 'messages', 'thread_keys', 'threads', 'inbound_receipts',
+  'contacts', 'recipient_usage', 'webhooks', 'review_links'];
+
+/** Deletes inboxes with their mail, threads, contacts and inbox-bound webhooks; revokes their inbox keys. */
+export async function deleteInboxes(tx: Executor, orgId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const table of MAILBOX_TABLES) {
+    // inbound_receipts is keyed by inbox alone; $1 still binds so every statement has one shape.
+    const org = table === 'inbound_receipts' ? '$1::text IS NOT NULL' : 'org_id = $1';
+    await tx.query(`DELETE FROM ${table} WHERE ${org} AND inbox_id = ANY($2::text[])`, [orgId, ids]);
+  }
+  await tx.query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE org_id = $1 AND inbox_id = ANY($2::text[])`, [orgId, ids]);
+  await tx.query('DELETE FROM inboxes WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
+}

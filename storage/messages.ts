@@ -39,6 +39,10 @@ export type MessageRow = {
   parse_error: string | null;
   envelope_from: string | null;
   review_id: string | null;
+  /** SPF, DKIM, DMARC and ARC verdicts (mail/inbound/authentication.ts); null when none were computed. */
+  authentication: Record<string, unknown> | null;
+  /** {risk, reasons} when screening flagged the message (machines/policy/screening.ts). */
+  screening: { risk: string; reasons: string[] } | null;
   received_at: Date;
 };
 
@@ -129,11 +133,11 @@ const INSERT_MESSAGE = `
     INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen,
       from_name, from_email, to_addrs, cc_addrs, reply_to, raw_from, raw_to, subject, date, date_header,
       message_id, in_reply_to, "references", text, html, extracted_text, extracted_html, search_addresses,
-      size, attachment_count, parse_error, envelope_from, review_id)
+      size, attachment_count, parse_error, envelope_from, review_id, authentication, screening)
     SELECT $1::text, $2::text, $3::text, $4::text, place.thread_id, $6::text, $7::text, $8::bool,
       $9::text, $10::text, $11::jsonb, $12::jsonb, $13::jsonb, $14::text, $15::text, $16::text, $17::timestamptz, $18::text,
       $19::text, $20::text, $21::text[], $22::text, $23::text, $24::text, $25::text, $26::text,
-      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text
+      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text, $52::jsonb, $53::jsonb
       FROM place
     RETURNING seq, received_at, thread_id),
   srch AS (
@@ -216,7 +220,8 @@ export async function insertMessage(
       place.keys, place.subject, place.lookup,
       place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
       place.normalized_subject,
-      event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false],
+      event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false,
+      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening)],
   });
   const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
   if (stored) await notifyEventOnCommit(tx, stored);
@@ -228,7 +233,7 @@ export async function insertMessage(
 const SUMMARY_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_id, m.direction, m.folder, m.seen,
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
   m.message_id, m.in_reply_to, m."references", m.size, m.attachment_count, m.parse_error, m.envelope_from, m.review_id,
-  m.received_at,
+  m.authentication, m.screening, m.received_at,
   left(regexp_replace(coalesce(m.extracted_text, m.text, ''), '\\s+', ' ', 'g'), 200) AS preview,
   CASE WHEN m.attachment_count = 0 THEN '[]'::json ELSE (
     SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size', a.size,
@@ -239,7 +244,7 @@ const FULL_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
   m.message_id, m.in_reply_to, m."references", m.text, m.html,
   coalesce(m.extracted_text, m.text) AS extracted_text, coalesce(m.extracted_html, m.html) AS extracted_html, m.size,
-  m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.received_at`;
+  m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.authentication, m.screening, m.received_at`;
 
 export async function findMessage(db: Executor, at: InboxKey, id: string): Promise<MessageRow | null> {
   const { rows } = await db.query<MessageRow>(
@@ -380,6 +385,8 @@ export type SearchQuery = {
   after: Date | null;
   before: Date | null;
   has_attachment: boolean | null;
+  /** Only messages whose From domain was (true) or was not (false) authenticated. */
+  authenticated: boolean | null;
   limit: number;
   offset: number;
 };
@@ -397,7 +404,8 @@ const MESSAGE_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
         AND ($7::text IS NULL OR m.folder = $7)
         AND ($8::timestamptz IS NULL OR m.received_at >= $8)
         AND ($9::timestamptz IS NULL OR m.received_at < $9)
-        AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)`;
+        AND ($10::bool IS NULL OR (m.attachment_count > 0) = $10)
+        AND ($18::bool IS NULL OR coalesce((m.authentication->>'authenticated')::bool, false) = $18)`;
 
 // Conditions on message_search s: whole addresses, then the index narrowing of phraseParts.
 const TEXT_FILTERS = `s.org_id = $1 AND s.inbox_id = $2
@@ -437,7 +445,7 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null];
+    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated];
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
   // Without q, the newest messages that pass the filters, walked through message_search's key.
   const [hits, used] = s.q !== null
@@ -449,10 +457,11 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
                       ELSE s.search @@ websearch_to_tsquery('english', $3) END
                 ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
         WHERE c.search @@ websearch_to_tsquery('english', $3)
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 17]
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 18]
     : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${FROM_SEARCH}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
-          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 16];
+            AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
+          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 18];
   const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
     `WITH hits AS (${hits})
      SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits
@@ -463,9 +472,18 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
   return rows;
 }
 
+/** The newest message of a thread that screening flagged, if any. */
+export async function flaggedInThread(db: Executor, at: InboxKey, threadId: string): Promise<{ id: string; screening: NonNullable<MessageRow['screening']> } | null> {
+  const { rows } = await db.query(
+    `SELECT id, screening FROM messages WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND screening IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+    [at.org_id, at.inbox_id, threadId],
+  );
+  return rows[0] ?? null;
+}
+
 // ---- Waiting for a message
 
-export type ArrivalFilter = { since: Date; from: string | null; subject_contains: string | null; exclude: string[] };
+export type ArrivalFilter = { since: Date; from: string | null; subject_contains: string | null; exclude: string[]; authenticated?: boolean | null };
 
 /** Inbound messages received after `since` that match, earliest first. */
 export async function findArrivals(db: Executor, at: InboxKey, f: ArrivalFilter, limit: number): Promise<MessageRow[]> {
@@ -475,8 +493,9 @@ export async function findArrivals(db: Executor, at: InboxKey, f: ArrivalFilter,
         AND ($4::text IS NULL OR position(lower($4) IN lower(coalesce(m.from_email, '') || ' ' || coalesce(m.from_name, ''))) > 0)
         AND ($5::text IS NULL OR position(lower($5) IN lower(m.subject)) > 0)
         AND NOT (m.id = ANY($6::text[]))
+        AND ($8::bool IS NULL OR coalesce((m.authentication->>'authenticated')::bool, false) = $8)
       ORDER BY m.received_at, m.seq LIMIT $7`,
-    [at.org_id, at.inbox_id, f.since, f.from, f.subject_contains, f.exclude, limit],
+    [at.org_id, at.inbox_id, f.since, f.from, f.subject_contains, f.exclude, limit, f.authenticated ?? null],
   );
   return rows;
 }

@@ -16,11 +16,13 @@ export function presentEvent(e: EventLike, ids: OpaqueIds): Record<string, unkno
   };
 }
 
-const MESSAGE_FIELDS = ['id', 'thread_id', 'inbox', 'from', 'to', 'subject', 'text', 'date', 'message_id', 'folder', 'seen'] as const;
+// The contract's members, then the verdicts and screening of agent-inbox (null when not computed).
+const MESSAGE_FIELDS = ['id', 'thread_id', 'inbox', 'from', 'to', 'subject', 'text', 'date', 'message_id', 'folder', 'seen', 'authentication', 'screening'] as const;
 
 /**
- * A webhook delivery body: for `message.received`, exactly the members of the contract's table
- * (`from` and `to` as raw header strings); other types as the stream shows them.
+ * A webhook delivery body: for `message.received`, the members of the contract's table (`from`
+ * and `to` as raw header strings) plus `authentication` and `screening`; other types as the
+ * stream shows them.
  */
 export function webhookBody(e: EventLike, ids: OpaqueIds): Record<string, unknown> {
   if (e.type !== 'message.received') return presentEvent(e, ids);

@@ -1,4 +1,5 @@
 // Every background worker, in one list. A worker process runs all of them.
+import { domainRecheckWorker } from './domain-recheck.ts';
 import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
 import { reviewerPushWorker } from './reviewer-push.ts';
@@ -21,4 +22,5 @@ export const WORKERS: Worker<any>[] = [
   signupExpiryWorker,
   usagePeriodsWorker,
   supportCaseMailWorker,
+  domainRecheckWorker,
 ];

@@ -28,6 +28,8 @@ function envelopeFields(inboxAddress: string, m: MessageSummaryRow | MessageRow)
     received_at: iso(m.received_at),
     review_id: m.review_id,
     parse_error: m.parse_error,
+    authentication: m.authentication ?? null,
+    screening: m.screening ?? null,
   };
 }
 

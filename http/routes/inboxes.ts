@@ -35,6 +35,7 @@ export function inboxRoutes(s: Services): RouteTable {
           key_ceiling: auth.ceiling,
           display_name: b.display_name,
           username: b.username,
+          domain: b.domain,
           webhook_url: b.webhook_url,
         },
         s.now(),

@@ -9,6 +9,7 @@ import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
 import { contactRoutes } from './contacts.ts';
 import { docsRoutes } from './docs.ts';
+import { domainRoutes } from './domains.ts';
 import { enrollmentRoutes } from './enrollment.ts';
 import { eventRoutes } from './events.ts';
 import { healthRoutes } from './health.ts';
@@ -28,7 +29,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

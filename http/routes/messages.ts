@@ -95,6 +95,7 @@ export function messageRoutes(s: Services): RouteTable {
         after: q.after ? new Date(q.after) : null,
         before: q.before ? new Date(q.before) : null,
         has_attachment: q.has_attachment ?? null,
+        authenticated: q.authenticated ?? null,
         limit: limit + 1,
         offset,
       });

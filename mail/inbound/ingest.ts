@@ -12,6 +12,8 @@ import { UNLIMITED, planOf, type Plans } from '../../machines/policy/plans.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
+import { screenMessage, type Screening } from '../../machines/policy/screening.ts';
+import type { Authentication } from './authentication.ts';
 import { extractHtml, extractText, htmlToText } from '../extract.ts';
 import { parseMessage, withoutNul, type Address, type ParsedMail } from '../parse.ts';
 import { normalizeMessageId, normalizeSubject, threadLookupKeys, usableThreadKey } from '../thread.ts';
@@ -45,6 +47,8 @@ export type IngestInput = {
    * day are the sender retrying a delivery whose 250 it missed, answered with the stored copy.
    */
   recognise_retries?: boolean;
+  /** Verdicts computed at the SMTP server; null or absent for internal delivery and SENT copies. */
+  authentication?: Authentication | null;
 };
 
 export type StoredMessage = {
@@ -201,6 +205,16 @@ async function storeForInbox(
     if (earlier) return { inbox, ...earlier, fresh: false };
   }
   const direction = input.direction ?? 'inbound';
+  // What the sender's own copy says is not screened: only mail arriving at an inbox is.
+  const screening = direction === 'outbound' ? null : screenMessage({
+    from_email: p.from?.email ?? null,
+    from_name: p.from?.name ?? null,
+    subject: p.subject,
+    text: p.text,
+    html: p.html,
+    dmarc: input.authentication?.dmarc.result ?? null,
+    inbox_domain: inbox.domain,
+  });
   const { seq, received_at, thread_id: threadId, event, subscribers } = await insertMessage(tx, {
     ...at,
     id,
@@ -229,6 +243,8 @@ async function storeForInbox(
     parse_error: p.parse_error,
     envelope_from: input.envelope_from,
     review_id: input.review_id ?? null,
+    authentication: input.authentication ?? null,
+    screening,
     attachments: p.attachments.map((a) => ({
       id: newAttachmentId(),
       part_index: a.part_index,
@@ -253,12 +269,20 @@ async function storeForInbox(
     participants: v.participants,
   },
   // A copy filed by the sender (outbound) is not news to anyone.
-  direction === 'outbound' ? null : receivedEvent(inbox, id, folder, p, v));
+  direction === 'outbound' ? null : receivedEvent(inbox, id, folder, p, v, input.authentication ?? null, screening));
   if (event) await createDeliveries(tx, queue, event, subscribers);
   return { inbox, id, thread_id: threadId, folder, seq, received_at, fresh: true };
 }
 
-function receivedEvent(inbox: InboxRow, id: string, folder: Folder, p: ParsedMail, v: Views): MessageEventDraft {
+function receivedEvent(
+  inbox: InboxRow,
+  id: string,
+  folder: Folder,
+  p: ParsedMail,
+  v: Views,
+  authentication: Authentication | null,
+  screening: Screening | null,
+): MessageEventDraft {
   const text = p.text ?? v.extracted_text ?? '';
   const truncated = text.length > EVENT_TEXT_LIMIT;
   const type = 'message.received';
@@ -277,6 +301,8 @@ function receivedEvent(inbox: InboxRow, id: string, folder: Folder, p: ParsedMai
       message_id: p.message_id ?? '',
       folder,
       seen: false,
+      authentication,
+      screening,
     },
   };
   return { type, agent_id: inbox.agent_id, to_webhooks: goesToWebhooks({ inbox_id: inbox.id, type }), payload };

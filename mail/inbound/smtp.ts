@@ -10,6 +10,7 @@ import { libraryLogger, type Logger } from '../../service/logger.ts';
 import { observeSmtpMessage, observeSmtpRecipient, observeSmtpSession } from '../../service/metrics.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
+import { inboundVerifier, type Authentication } from './authentication.ts';
 import { batchingIngest } from './batcher.ts';
 import { InboundQuotaError, type IngestServices } from './ingest.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
@@ -33,6 +34,7 @@ export async function startInboundSmtp(
     : null;
 
   const hostedRecipient = hostedRecipients(s.db);
+  const verify = s.config.inboundAuth ? inboundVerifier(s.config) : null;
   const ingest = batchingIngest({ db: s.db, queue: s.queue, plans: s.config.plans });
   const options: SMTPServerOptions = {
     name: s.config.inboxDomain,
@@ -89,10 +91,18 @@ export async function startInboundSmtp(
         const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
-        const store = (parsed: ParsedMail) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true });
+        // Verdicts are looked up while the message is parsed; both finish within the verifier's bound.
+        const verdicts = verify
+          ? verify(raw, { ip: session.remoteAddress, helo: session.hostNameAppearsAs || null, mail_from: envelopeFrom })
+          : Promise.resolve(null);
+        let authentication: Authentication | null = null;
+        const store = (parsed: ParsedMail) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication });
         // Parsed here, while an earlier message may still be committing.
-        parseMessage(raw)
-          .then(store)
+        Promise.all([parseMessage(raw), verdicts])
+          .then(([parsed, auth]) => {
+            authentication = auth;
+            return store(parsed);
+          })
           .catch((err) => {
             if (!failsOnContent(err)) throw err;
             log.warn({ cid: session.id, err }, 'the parsed message could not be stored; storing it unparsed');

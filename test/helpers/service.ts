@@ -26,6 +26,9 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     INBOX_DOMAIN: 'agents.test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Nothing listens on port 9 of loopback: inbound verdicts get a refusal at once (temperror)
+    // instead of asking the machine's resolver about the internet. Tests of DNS set their own.
+    DNS_SERVERS: '127.0.0.1:9',
     ...env,
   });
 }

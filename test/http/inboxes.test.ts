@@ -77,13 +77,13 @@ test('a chosen username becomes the address; a taken or unusable one is refused'
 test('unknown body keys are refused with the accepted ones listed', async () => {
   const tenant = await createTenant(svc);
   const { agentKey } = await tenant.enroll();
-  const r = await svc.api.post('/v1/inboxes', { display_name: 'x', domain: 'elsewhere.example' }, agentKey);
+  const r = await svc.api.post('/v1/inboxes', { display_name: 'x', domain_name: 'elsewhere.example' }, agentKey);
   assert.equal(r.status, 400);
   assert.equal(r.body.code, 'bad_request');
   assert.deepEqual(r.body.errors[0], {
-    field: 'domain',
+    field: 'domain_name',
     code: 'unknown_key',
-    detail: 'unknown key "domain"; accepted keys: client_id, display_name, username, webhook_url',
+    detail: 'unknown key "domain_name"; accepted keys: client_id, display_name, domain, username, webhook_url',
   });
   const badUrl = await svc.api.post('/v1/inboxes', { webhook_url: 'ftp://x.example' }, agentKey);
   assert.equal(badUrl.status, 400);

@@ -36,7 +36,7 @@ test('inboxes expand agent and domain on get and list; without include there is 
   assert.equal(got.status, 200, got.text);
   assert.equal(got.body.included.agent.id, alice.agentId);
   assert.equal(got.body.included.agent.handle, 'alice');
-  assert.equal(got.body.included.domain, null, 'custom domains are not built: domain is null');
+  assert.equal(got.body.included.domain, null, 'an inbox on the service domain has no domain record');
 
   const listed = await svc.api.get('/v1/inboxes?include=agent', alice.agentKey);
   assert.equal(listed.status, 200, listed.text);

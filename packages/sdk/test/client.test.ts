@@ -432,6 +432,26 @@ test('streamReviewerWork: a key without review:act is refused 403 before any str
   );
 });
 
+test('custom domains through the SDK: onboard, list, get, verify, offboard; a purchase request is not_configured', async () => {
+  const key = await svc.api.post(`${A}/agents/${enrolled.agent_id}/keys`, { permissions: ['domain:manage', 'commerce:request'] }, tenant.consoleToken);
+  assert.equal(key.status, 201, key.text);
+  const domains = counted(new AgentInbox({ baseUrl: svc.url, apiKey: key.body.key }));
+  const created: any = await domains.createDomain({ domain: 'sdk.example.org' });
+  assert.equal(created.status, 'pending');
+  assert.deepEqual(created.records.map((r: any) => r.kind), ['ownership', 'mx', 'spf', 'dkim', 'dmarc']);
+  assert.deepEqual((await domains.listDomains()).items.map((d: any) => d.domain), ['sdk.example.org']);
+  assert.equal((await domains.getDomain(created.id)).domain, 'sdk.example.org');
+  // The test service's DNS_SERVERS answers nothing: every record is temperror and the domain stays pending.
+  const checked: any = await domains.verifyDomain('sdk.example.org');
+  assert.equal(checked.status, 'pending');
+  const buy = await domains.requestDomainPurchase({ domain: 'new.example.org' }).catch((e) => e);
+  assert.ok(buy instanceof AgentInboxError);
+  assert.equal(buy.status, 503);
+  assert.equal(buy.code, 'not_configured');
+  await domains.deleteDomain('sdk.example.org', { delete_inboxes: false });
+  assert.deepEqual((await domains.listDomains()).items, []);
+});
+
 test('every generated method was exercised against the service', () => {
   const all = Object.keys(OPERATIONS) as OperationId[];
   assert.deepEqual(all.filter((id) => !called.has(id)), []);

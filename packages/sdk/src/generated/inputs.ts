@@ -216,6 +216,112 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "email": "path"
     }
   },
+  "listDomains": {
+    "schema": {
+      "type": "object",
+      "properties": {}
+    },
+    "where": {}
+  },
+  "createDomain": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253,
+          "description": "Fully qualified, such as `mail.example.com`."
+        }
+      },
+      "required": [
+        "domain"
+      ]
+    },
+    "where": {
+      "domain": "body"
+    }
+  },
+  "requestDomainPurchase": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253
+        }
+      },
+      "required": [
+        "domain"
+      ]
+    },
+    "where": {
+      "domain": "body"
+    }
+  },
+  "getDomain": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253,
+          "description": "The fully qualified domain name, or the domain's id (`dom_...`)."
+        }
+      },
+      "required": [
+        "domain"
+      ]
+    },
+    "where": {
+      "domain": "path"
+    }
+  },
+  "deleteDomain": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253,
+          "description": "The fully qualified domain name, or the domain's id (`dom_...`)."
+        },
+        "delete_inboxes": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "required": [
+        "domain"
+      ]
+    },
+    "where": {
+      "domain": "path",
+      "delete_inboxes": "query"
+    }
+  },
+  "verifyDomain": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253,
+          "description": "The fully qualified domain name, or the domain's id (`dom_...`)."
+        }
+      },
+      "required": [
+        "domain"
+      ]
+    },
+    "where": {
+      "domain": "path"
+    }
+  },
   "streamEvents": {
     "schema": {
       "type": "object",
@@ -280,6 +386,12 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "maxLength": 64,
           "description": "Local part of the address; generated when omitted."
         },
+        "domain": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 253,
+          "description": "A verified custom domain of the project (see `/v1/domains`), or `INBOX_DOMAIN` (the\ndefault). Another is `400` naming `domain` (code `not_found`, or `not_verified` for a\ndomain still pending or degraded).\n"
+        },
         "webhook_url": {
           "type": [
             "string",
@@ -301,6 +413,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     "where": {
       "display_name": "body",
       "username": "body",
+      "domain": "body",
       "webhook_url": "body",
       "client_id": "body"
     }
@@ -611,6 +724,10 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         "has_attachment": {
           "type": "boolean"
         },
+        "authenticated": {
+          "type": "boolean",
+          "description": "true: only messages whose `authentication.authenticated` is true; false: only the others (unverified, failing, or stored before verdicts)."
+        },
         "limit": {
           "type": "integer",
           "description": "Page size, default 50, clamped to 1-100."
@@ -640,6 +757,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "after": "query",
       "before": "query",
       "has_attachment": "query",
+      "authenticated": "query",
       "limit": "query",
       "cursor": "query",
       "include": "query"
@@ -719,6 +837,10 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "minLength": 1,
           "maxLength": 1000
         },
+        "authenticated": {
+          "type": "boolean",
+          "description": "true: only a message whose From domain was authenticated (`authentication.authenticated`); false: only one whose was not."
+        },
         "since": {
           "type": "string",
           "format": "date-time"
@@ -745,6 +867,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "inbox_id": "path",
       "from": "body",
       "subject_contains": "body",
+      "authenticated": "body",
       "since": "body",
       "timeout_seconds": "body",
       "extract": "body"

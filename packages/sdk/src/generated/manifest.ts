@@ -274,6 +274,36 @@ export const REVIEW_LOOP_MANIFEST = {
                 "null"
               ]
             },
+            "screening": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "description": "Set when the send replies to or forwards a message screening flagged (`Screening` on the\nmessage; for a reply, the answered message or an earlier flagged one of the thread): such a\nsend is queued for the human (`route: human`) even under `allow_direct`, a graduated category\nor a review link, and this says why.\n",
+              "required": [
+                "message_id",
+                "risk",
+                "reasons"
+              ],
+              "properties": {
+                "message_id": {
+                  "type": "string"
+                },
+                "risk": {
+                  "type": "string",
+                  "enum": [
+                    "high",
+                    "medium"
+                  ]
+                },
+                "reasons": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
             "intent": {
               "type": [
                 "object",
@@ -597,6 +627,36 @@ export const REVIEW_LOOP_MANIFEST = {
             "string",
             "null"
           ]
+        },
+        "screening": {
+          "type": [
+            "object",
+            "null"
+          ],
+          "description": "Set when the send replies to or forwards a message screening flagged (`Screening` on the\nmessage; for a reply, the answered message or an earlier flagged one of the thread): such a\nsend is queued for the human (`route: human`) even under `allow_direct`, a graduated category\nor a review link, and this says why.\n",
+          "required": [
+            "message_id",
+            "risk",
+            "reasons"
+          ],
+          "properties": {
+            "message_id": {
+              "type": "string"
+            },
+            "risk": {
+              "type": "string",
+              "enum": [
+                "high",
+                "medium"
+              ]
+            },
+            "reasons": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
         },
         "intent": {
           "type": [

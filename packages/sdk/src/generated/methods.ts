@@ -57,6 +57,36 @@ export abstract class GeneratedMethods {
     return this.call('unsuppressEmail', { email }, undefined, undefined, 'json', options);
   }
 
+  /** The custom domains of the key's project, oldest first. (GET /v1/domains) */
+  listDomains(options?: T.CallOptions): Promise<T.ResponseOf<'listDomains'>> {
+    return this.call('listDomains', {}, undefined, undefined, 'json', options);
+  }
+
+  /** Onboard a domain the caller controls; answers the DNS records to publish. (POST /v1/domains) */
+  createDomain(body: T.BodyOf<'createDomain'>, options?: T.CallOptions): Promise<T.ResponseOf<'createDomain'>> {
+    return this.call('createDomain', {}, body, undefined, 'json', options);
+  }
+
+  /** Ask to buy a domain; a self-hosted deployment has no registrar (`503 not_configured`). (POST /v1/domains/purchase-requests) */
+  requestDomainPurchase(body: T.BodyOf<'requestDomainPurchase'>, options?: T.CallOptions): Promise<T.ResponseOf<'requestDomainPurchase'>> {
+    return this.call('requestDomainPurchase', {}, body, undefined, 'json', options);
+  }
+
+  /** One domain, its records and the result of each record's last check. (GET /v1/domains/{domain}) */
+  getDomain(domain: string, options?: T.CallOptions): Promise<T.ResponseOf<'getDomain'>> {
+    return this.call('getDomain', { domain }, undefined, undefined, 'json', options);
+  }
+
+  /** Offboard a domain. (DELETE /v1/domains/{domain}) */
+  deleteDomain(domain: string, query?: T.QueryOf<'deleteDomain'>, options?: T.CallOptions): Promise<T.ResponseOf<'deleteDomain'>> {
+    return this.call('deleteDomain', { domain }, undefined, query, 'json', options);
+  }
+
+  /** Look each record up now and record its result. (POST /v1/domains/{domain}/verify) */
+  verifyDomain(domain: string, options?: T.CallOptions): Promise<T.ResponseOf<'verifyDomain'>> {
+    return this.call('verifyDomain', { domain }, undefined, undefined, 'json', options);
+  }
+
   /** Server-sent events, live, with replay from a resume id. (GET /v1/events/stream) */
   streamEvents(query?: T.QueryOf<'streamEvents'>, options?: T.CallOptions): Promise<Response> {
     return this.call('streamEvents', {}, undefined, query, 'response', options);
@@ -67,7 +97,7 @@ export abstract class GeneratedMethods {
     return this.call('listInboxes', {}, undefined, query, 'json', options);
   }
 
-  /** Create an inbox with an address on the service's domain. (POST /v1/inboxes) */
+  /** Create an inbox with an address on the service's domain or a verified custom domain. (POST /v1/inboxes) */
   createInbox(body?: T.BodyOf<'createInbox'>, options?: T.CallOptions): Promise<T.ResponseOf<'createInbox'>> {
     return this.call('createInbox', {}, body, undefined, 'json', options);
   }

@@ -1087,6 +1087,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The custom domains of the key's project, oldest first.
+         * @description An org key names the project in `X-Project-Id` (else `400 breadth_required`).
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Onboard a domain the caller controls; answers the DNS records to publish.
+         * @description Generates the domain's DKIM key (2048-bit RSA, the private half encrypted at rest, never
+         *     shown) and answers the records to publish: a TXT ownership token at `_agent-inbox.<domain>`,
+         *     MX to the service's mail host (`MX_HOST`), SPF, the DKIM key at
+         *     `<selector>._domainkey.<domain>`, and a DMARC suggestion (not required for verification).
+         *     The domain starts `pending`; `POST /v1/domains/{domain}/verify` checks the records.
+         *
+         *     A domain verified by another account, or the service's own domain, is `409
+         *     domain_unavailable`; the same name twice in a project is `409 conflict`. Each plan includes
+         *     a number of custom domains per org (`custom_domain_limit`: free 1, developer 3, startup 10,
+         *     enterprise unlimited); past it `403 quota_exceeded` with `reason: custom_domain_limit_exceeded`.
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/purchase-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to buy a domain; a self-hosted deployment has no registrar (`503 not_configured`).
+         * @description Never authorizes spending. A self-hosted deployment has no registrar, so the answer is always
+         *     `503 not_configured` (permanent, do not retry): register the domain elsewhere and onboard it.
+         */
+        post: operations["requestDomainPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        /** One domain, its records and the result of each record's last check. */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Offboard a domain.
+         * @description Refused (`409 conflict`, `errors[0].field: delete_inboxes`, `inbox_count`) while inboxes use
+         *     the domain, unless `delete_inboxes=true`: then those inboxes, their mail, threads, contacts,
+         *     inbox-bound webhooks and inbox keys go with it, in one transaction. Reviews and events stay.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look each record up now and record its result.
+         * @description Each record is looked up (`DNS_SERVERS`, default the system's resolver, one second a query)
+         *     and gets `pass`, `fail` (absent or a different value) or `temperror` (no answer). Every
+         *     required record passing makes the domain `verified`; a verified domain whose required
+         *     record fails becomes `degraded` (its inboxes keep working). Verified domains are checked
+         *     again daily. Verifying a name another account verified first is `409 domain_unavailable`.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The custom domains of the project (as `GET /v1/domains`). */
+        get: operations["adminListDomains"];
+        put?: never;
+        /** Onboard a domain (as `POST /v1/domains`). */
+        post: operations["adminCreateDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        /** One domain with its records and checks. */
+        get: operations["adminGetDomain"];
+        put?: never;
+        post?: never;
+        /** Offboard a domain (as `DELETE /v1/domains/{domain}`). */
+        delete: operations["adminDeleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the domain's records now (as `POST /v1/domains/{domain}/verify`). */
+        post: operations["adminVerifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/stream": {
         parameters: {
             query?: never;
@@ -1214,8 +1387,8 @@ export interface paths {
         get: operations["listInboxes"];
         put?: never;
         /**
-         * Create an inbox with an address on the service's domain.
-         * @description The address is `<username>@<INBOX_DOMAIN>`. Without `username` the local part is generated:
+         * Create an inbox with an address on the service's domain or a verified custom domain.
+         * @description The address is `<username>@<INBOX_DOMAIN>`, or `<username>@<domain>` on a verified custom domain. Without `username` the local part is generated:
          *     the display name as a slug (or `agent`) and a random suffix, for example
          *     `support-bot-7k2xq9@agents.example`. Addresses are lower-cased and unique; a `username` that
          *     is taken is `409 conflict` naming `username`. Usernames are 1-64 of `a-z 0-9 . _ -`, starting
@@ -1331,9 +1504,10 @@ export interface paths {
         put?: never;
         /**
          * Create an inbox for an active agent of the project.
-         * @description `domain` (or `domain_id` from the console domains list) picks the domain; only the
-         *     service's domain (`INBOX_DOMAIN`) is available until custom domains are onboarded, and any
-         *     other is `400` naming the field. `username` as on the agent plane. Counts toward the plan's
+         * @description `domain` (or `domain_id` from the console domains list) picks the domain: the service's
+         *     (`INBOX_DOMAIN`, the default) or a custom domain of the project that is `verified`. A domain
+         *     not onboarded in the project is `400` naming the field with code `not_found`; one pending or
+         *     degraded, code `not_verified`. `username` as on the agent plane. Counts toward the plan's
          *     inbox limit (`403 quota_exceeded`, `reason: inbox_limit_exceeded`) but not toward an
          *     enrollment token's allowance.
          */
@@ -1528,7 +1702,8 @@ export interface paths {
          *     whole address matches that address, any other value is a case-insensitive substring of an
          *     address or name, such as a domain), `subject` (case-insensitive substring),
          *     `folder` (default: every folder), `after` and `before` (received at or after, and before),
-         *     `has_attachment`.
+         *     `has_attachment`, `authenticated` (the From domain was vouched for at receipt; see
+         *     `Authentication`).
          */
         get: operations["searchMessages"];
         put?: never;
@@ -2806,9 +2981,11 @@ export interface paths {
          * Register a webhook; the signing secret is in this response only.
          * @description Each delivery is a `POST` of JSON with `Content-Type: application/json`, `X-Service-Event` (the
          *     event type) and `X-Service-Signature: t=<unix seconds>,v1=<hex>`, where `v1` is HMAC-SHA256 keyed by
-         *     the secret over `<t>.<raw body>`. For `message.received` the body is exactly the contract's table:
+         *     the secret over `<t>.<raw body>`. For `message.received` the body is the contract's table:
          *     `event`, `id` (`evt_...`), `created_at`, `inbox` (address) and `message` (`id`, `thread_id`, `inbox`,
-         *     `from` and `to` as raw header strings, `subject`, `text`, `date`, `message_id`, `folder`, `seen`).
+         *     `from` and `to` as raw header strings, `subject`, `text`, `date`, `message_id`, `folder`, `seen`),
+         *     plus, beyond the contract, `message.authentication` and `message.screening` (the `Authentication`
+         *     and `Screening` of the message record; null when not computed or nothing was flagged).
          *
          *     Choices recorded here beyond the contract:
          *     - `events` (alias `event_types`) defaults to `["message.received"]`, the only accepted value. Giving
@@ -3615,6 +3792,54 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        DomainCreate: {
+            /** @description Fully qualified, such as `mail.example.com`. */
+            domain: string;
+        };
+        DomainRecord: {
+            /** @enum {string} */
+            kind: "ownership" | "mx" | "spf" | "dkim" | "dmarc";
+            /** @enum {string} */
+            type: "TXT" | "MX";
+            /** @description Fully qualified name to publish the record at. */
+            host: string;
+            /** @description The record to publish (MX: the exchange host). */
+            value: string;
+            /** @description MX only. */
+            priority?: number;
+            /** @description Needed for `verified`; DMARC is a suggestion. */
+            required: boolean;
+            /**
+             * @description `pending`: not checked yet.
+             * @enum {string}
+             */
+            status: "pending" | "pass" | "fail" | "temperror";
+            /** @description What the last lookup answered (MX as `priority host`). */
+            found: string[];
+            detail: string | null;
+        };
+        Domain: {
+            /** @description `dom_...` */
+            id: string;
+            domain: string;
+            org_id: string;
+            project_id: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "degraded";
+            dkim_selector: string;
+            records: components["schemas"]["DomainRecord"][];
+            inbox_count: number;
+            /** Format: date-time */
+            checked_at: string | null;
+            /** Format: date-time */
+            verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DomainList: {
+            items: components["schemas"]["Domain"][];
+            total: number;
+        };
         Readiness: {
             /** @enum {string} */
             status: "ready" | "unavailable";
@@ -3660,8 +3885,8 @@ export interface components {
         InboxIncluded: {
             /** @description The owning agent; null when outside the key's ceiling. */
             agent?: components["schemas"]["Agent"] | null;
-            /** @description Always null for now (custom domains are not built); the inbox's `domain` field names its domain. */
-            domain?: Record<string, never> | null;
+            /** @description The custom domain record of an inbox on one (status and records); null for an inbox on the service's own domain (`INBOX_DOMAIN`). */
+            domain?: components["schemas"]["Domain"] | null;
         };
         InboxList: {
             /** @enum {string} */
@@ -3727,9 +3952,47 @@ export interface components {
             review_id: string | null;
             /** @description Why the MIME could not be read fully; the raw source is kept. */
             parse_error: string | null;
+            authentication: components["schemas"]["Authentication"];
+            screening: components["schemas"]["Screening"];
             attachments: components["schemas"]["Attachment"][];
             included?: components["schemas"]["MessageIncluded"];
         };
+        Verdict: {
+            /** @description As mailauth reports it: `pass`, `fail`, `softfail`, `neutral`, `none`, `policy`, `temperror`, `permerror`. */
+            result: string;
+            /** @description SPF: the MAIL FROM domain; DKIM: the signing domain (`d=`); DMARC: the From domain; ARC: the latest sealer. */
+            domain: string | null;
+        };
+        /**
+         * @description SPF (against the SMTP client's address and MAIL FROM), DKIM, DMARC and ARC verdicts computed
+         *     when the message arrived over SMTP; null for internal delivery, SENT copies and mail stored
+         *     before verdicts existed. The lookups are bounded (`INBOUND_AUTH_TIMEOUT_SECONDS`, default 2):
+         *     past the bound, or when DNS does not answer, a verdict is `temperror` and the message is stored.
+         *     `authenticated` is true when DMARC passes, or when the From domain has no DMARC record and
+         *     a DKIM signature of that domain (or a parent of it) passes.
+         */
+        Authentication: {
+            spf: components["schemas"]["Verdict"];
+            dkim: components["schemas"]["Verdict"];
+            dmarc: components["schemas"]["Verdict"];
+            arc: components["schemas"]["Verdict"];
+            authenticated: boolean;
+        } | null;
+        /**
+         * @description Why the message should not be acted on without a human, or null when screening found
+         *     nothing. Reasons: `dmarc_fail`; `prompt_injection` (the text gives the agent instructions:
+         *     "ignore previous instructions", "system prompt", a `system:` turn, `<instructions>` tags);
+         *     `hidden_text` (HTML text hidden by its style); `lookalike_domain` (an IDN label, a domain a
+         *     letter or two from the inbox's own or a well-known one, or a display name carrying another
+         *     domain's address). `risk` is `high` with any reason but `lookalike_domain` alone
+         *     (`medium`). A reply to or forward of a flagged message is queued for a human even under
+         *     `allow_direct` or a graduated category.
+         */
+        Screening: {
+            /** @enum {string} */
+            risk: "high" | "medium";
+            reasons: ("dmarc_fail" | "prompt_injection" | "hidden_text" | "lookalike_domain")[];
+        } | null;
         /** @description Present only when `include` asked for something; holds only what was asked. */
         MessageIncluded: {
             inbox?: components["schemas"]["Inbox"];
@@ -3936,6 +4199,18 @@ export interface components {
                 }[];
             };
             parent_message_id?: string | null;
+            /**
+             * @description Set when the send replies to or forwards a message screening flagged (`Screening` on the
+             *     message; for a reply, the answered message or an earlier flagged one of the thread): such a
+             *     send is queued for the human (`route: human`) even under `allow_direct`, a graduated category
+             *     or a review link, and this says why.
+             */
+            screening?: {
+                message_id: string;
+                /** @enum {string} */
+                risk: "high" | "medium";
+                reasons: string[];
+            } | null;
             intent: {
                 summary?: string;
                 meta?: Record<string, never>;
@@ -4510,6 +4785,8 @@ export interface components {
         ProjectId: string;
         /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
         IdempotencyKey: string;
+        /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+        DomainName: string;
         /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
         InboxId: string;
         /**
@@ -6360,6 +6637,343 @@ export interface operations {
             404: components["responses"]["Problem"];
         };
     };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainCreate"];
+            };
+        };
+        responses: {
+            /** @description Onboarded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            /** @description Missing permission (`forbidden_scope`) or the plan's domain limit (`quota_exceeded`, a `QuotaProblem`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["QuotaProblem"] | components["schemas"]["Problem"];
+                };
+            };
+            409: components["responses"]["Problem"];
+        };
+    };
+    requestDomainPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Passed to the registrar, in a deployment that has one (never in a self-hosted one). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            503: components["responses"]["Problem"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: {
+                delete_inboxes?: boolean;
+            };
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offboarded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
+                 *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
+                 */
+                "X-Project-Id"?: components["parameters"]["ProjectPick"];
+            };
+            path: {
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain after the check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminListDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminCreateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainCreate"];
+            };
+        };
+        responses: {
+            /** @description Onboarded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminGetDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+        };
+    };
+    adminDeleteDomain: {
+        parameters: {
+            query?: {
+                delete_inboxes?: boolean;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offboarded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
+    adminVerifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
+                domain: components["parameters"]["DomainName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain after the check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
+        };
+    };
     streamEvents: {
         parameters: {
             query?: {
@@ -6541,6 +7155,12 @@ export interface operations {
                     display_name?: string | null;
                     /** @description Local part of the address; generated when omitted. */
                     username?: string;
+                    /**
+                     * @description A verified custom domain of the project (see `/v1/domains`), or `INBOX_DOMAIN` (the
+                     *     default). Another is `400` naming `domain` (code `not_found`, or `not_verified` for a
+                     *     domain still pending or degraded).
+                     */
+                    domain?: string;
                     /**
                      * Format: uri
                      * @description Stored with the inbox; delivery of `message.received` to it is configured with webhooks.
@@ -6901,6 +7521,8 @@ export interface operations {
                 after?: string;
                 before?: string;
                 has_attachment?: boolean;
+                /** @description true: only messages whose `authentication.authenticated` is true; false: only the others (unverified, failing, or stored before verdicts). */
+                authenticated?: boolean;
                 /** @description Page size, default 50, clamped to 1-100. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
@@ -6984,6 +7606,8 @@ export interface operations {
                 "application/json": {
                     from?: string;
                     subject_contains?: string;
+                    /** @description true: only a message whose From domain was authenticated (`authentication.authenticated`); false: only one whose was not. */
+                    authenticated?: boolean;
                     /** Format: date-time */
                     since?: string;
                     /** @default 30 */

@@ -1,0 +1,33 @@
+// DNS lookups for custom-domain checks and inbound verdicts: DNS_SERVERS when set (tests point it
+// at a server on loopback), else the system's. Every query is bounded, so a server that never
+// answers costs a known time, not the resolver's default of several retries.
+import { Resolver } from 'node:dns/promises';
+import type { Lookup } from '../machines/policy/domain-records.ts';
+import type { Config } from './config.ts';
+
+/** The signature of `dns.promises.resolve`, which mailauth's `resolver` option takes. */
+export type ResolveFn = (name: string, rrtype: string) => Promise<any[]>;
+
+// Codes node:dns gives when the name or the record type does not exist: a definite answer.
+const NONE = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+
+export function dnsResolver(config: Pick<Config, 'dnsServers'>, timeoutMs = 1_000): ResolveFn {
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  if (config.dnsServers.length > 0) resolver.setServers(config.dnsServers);
+  return (name, rrtype) => resolver.resolve(name, rrtype as 'TXT') as Promise<any[]>;
+}
+
+export const isNoRecord = (err: unknown): boolean => NONE.has((err as NodeJS.ErrnoException).code ?? '');
+
+/** TXT (strings of a record joined, as RFC 7208 and 6376 read them) or MX (`priority host`). */
+export async function lookupRecords(resolve: ResolveFn, name: string, type: 'TXT' | 'MX'): Promise<Lookup> {
+  try {
+    const answers = await resolve(name, type);
+    return {
+      ok: true,
+      answers: type === 'TXT' ? answers.map((parts: string[]) => parts.join('')) : answers.map((mx: { priority: number; exchange: string }) => `${mx.priority} ${mx.exchange}`),
+    };
+  } catch (err) {
+    return { ok: false, error: isNoRecord(err) ? 'none' : 'temporary', detail: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
+}
