@@ -135,7 +135,7 @@ test('an inbox on a verified domain is created by the console (domain or domain_
 
 test('a domain verified by another org is domain_unavailable, at onboarding and at verification', async () => {
   const first = await createTenant(svc, { plan: 'startup' });
-  const second = await createTenant(svc, { plan: 'developer' });
+  const second = await createTenant(svc, { plan: 'startup' });
   const name = freshName();
   const early = await onboard(second, name);
   await verified(first, name);
