@@ -10,6 +10,7 @@ import { armedTimers, type ArmedTimer } from '../storage/review-links.ts';
 import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
 import { signupKind } from './signup.ts';
 import { ruleKind } from './rules.ts';
+import { categoryKind } from './categories.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 
 /** Every persisted machine kind, by the prefix of its ids. */
@@ -17,6 +18,7 @@ const KINDS: Array<{ prefix: string; def: MachineKind; orgOf(db: Executor, id: s
   { prefix: 'rr_', def: reviewKind, orgOf: reviewOrgOf },
   { prefix: 'sgn_', def: signupKind, orgOf: (db, id) => machineOrgOf(db, 'signup', id) },
   { prefix: 'rule_', def: ruleKind, orgOf: (db, id) => machineOrgOf(db, 'rule', id) },
+  { prefix: 'cat_', def: categoryKind, orgOf: (db, id) => machineOrgOf(db, 'category', id) },
 ];
 
 export type ReviewRouting = {

@@ -3,6 +3,7 @@ import type { RouteTable, Services } from '../context.ts';
 import { adminRoutes } from './admin.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
+import { categoryRoutes } from './categories.ts';
 import { contactRoutes } from './contacts.ts';
 import { docsRoutes } from './docs.ts';
 import { enrollmentRoutes } from './enrollment.ts';
@@ -23,7 +24,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes];
+  signupRoutes, categoryRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};
