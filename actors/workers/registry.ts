@@ -1,4 +1,5 @@
 // Every background worker, in one list. A worker process runs all of them.
+import { autoSendCapsWorker } from './auto-send-caps.ts';
 import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
 import { reviewerPushWorker } from './reviewer-push.ts';
@@ -17,4 +18,5 @@ export const WORKERS: Worker<any>[] = [
   reviewReconcileWorker,
   reviewerPushWorker,
   signupExpiryWorker,
+  autoSendCapsWorker,
 ];
