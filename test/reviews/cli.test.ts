@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { toMermaid } from '../../machines/mermaid.ts';
 import { reviewRequestMachine } from '../../machines/review-request.ts';
 import { ruleMachine } from '../../machines/rule.ts';
+import { categoryMachine } from '../../machines/category.ts';
 import { signupMachine } from '../../machines/self-signup.ts';
 import { ConfigError } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
@@ -55,13 +56,29 @@ test('snapshot of a review routed to a reviewer agent shows its route, hops, rev
   ]);
 });
 
-test('machines --mermaid prints the review, signup and rule diagrams generated from the machines', async () => {
+test('machines --mermaid prints the review, signup, rule and category diagrams generated from the machines', async () => {
   const { stdout } = await cli('machines', '--mermaid');
-  assert.equal(stdout, `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}`);
+  assert.equal(
+    stdout,
+    `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}\n%% category\n${toMermaid(categoryMachine)}`,
+  );
+  assert.match(stdout, /supervised --> auto_notify : outcome \[earned\]/);
+  assert.match(stdout, /autonomous --> auto_notify : outcome \[drifted\]/);
   assert.match(stdout, /pending_verification --> locked : wrong_code \[lastTry\]/);
   assert.match(stdout, /^stateDiagram-v2$/m);
   assert.match(stdout, /needs_review --> in_review : open \[mayDecide\]/);
   assert.match(stdout, /failed --> cancelled : cancel \[composerCancels\]/);
+});
+
+test('snapshot <cat_ id> prints a category\'s graduation machine with its legal verbs', async () => {
+  const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+  const cat = await svc.api.post(`${A}/categories`, { name: 'Demos' }, tenant.consoleToken);
+  await svc.api.post(`${A}/categories/${cat.body.id}/pin`, {}, tenant.consoleToken);
+  const out = JSON.parse((await cli('snapshot', cat.body.id)).stdout);
+  assert.equal(out.kind, 'category');
+  assert.equal(out.state, 'pinned');
+  assert.deepEqual(out.transitions.map((t: any) => t.event.type), ['create', 'pin']);
+  assert.deepEqual(out.allowed_actions, ['unpin']);
 });
 
 test('outbox lists the mail kept for other domains without a relay, and prints one as sent', async () => {
