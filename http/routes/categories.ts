@@ -43,7 +43,7 @@ export function categoryRoutes(s: Services): RouteTable {
     getCategory: async (ctx) => {
       ctx.body = await getCategory(s.db, await agent(ctx), ctx.state.params.category_id!);
     },
-    getCategoryBacklog: async (ctx) => {
+    getBacklogStatus: async (ctx) => {
       ctx.body = await backlogStatus(s.db, await agent(ctx), ctx.state.params.category_id!);
     },
   };

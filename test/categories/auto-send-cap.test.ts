@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { autoSendCapsWorker } from '../../actors/workers/auto-send-caps.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
-import { INTENT, agentWithInbox } from '../reviews/setup.ts';
+import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const second = await startTestService({ roles: ['api'], databaseUrl: svc.databaseUrl });
@@ -18,7 +18,7 @@ test('80 concurrent sends in a graduated category on two processes against a cap
   assert.equal(settings.status, 200, settings.text);
   const cat = await svc.api.post(`${A}/categories`, { name: 'Status updates', risk: { graduate_min_approvals: 0, graduate_min_age_hours: 0 } }, tenant.consoleToken);
   assert.equal((await svc.api.post(`${A}/categories/${cat.body.id}/graduate`, {}, tenant.consoleToken)).body.rung, 'auto_notify');
-  const agents = [];
+  const agents: Agent[] = [];
   for (let i = 0; i < 8; i++) agents.push(await agentWithInbox(svc, tenant, { handle: `sender-${i}` }));
 
   const replies = await Promise.all(

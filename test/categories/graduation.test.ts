@@ -105,7 +105,7 @@ test('canary on autonomous: exactly the sends whose review id falls in the canar
   const cat = await category('Canary', { graduate_min_approvals: 0, graduate_min_age_hours: 0, canary_rate: 0.5 });
   assert.equal((await human(`${A}/categories/${cat}/graduate`)).body.rung, 'auto_notify');
   assert.equal((await human(`${A}/categories/${cat}/graduate`)).body.rung, 'autonomous');
-  const sent = [];
+  const sent: any[] = [];
   for (let i = 0; i < 12; i++) sent.push(await send('dana@acme.example', cat));
   for (const s of sent) {
     const canary = inCanary(s.review_id, 0.5);
