@@ -18,15 +18,17 @@ CREATE TABLE categories (
 );
 CREATE INDEX categories_project ON categories (org_id, project_id, created_at, id);
 
--- Auto-sends per customer (org) per UTC day: the daily auto-send cap is counted here, in the send
--- transaction, by one conditional upsert, so concurrent senders on any process never pass it.
+-- Auto-sends per customer (org) per UTC day, in slots: the daily auto-send cap is split over the
+-- slots and counted in the send transaction, each slot under its own share, so concurrent senders
+-- on any process never pass the cap and do not all queue on one row lock.
 CREATE TABLE auto_send_counters (
   org_id text NOT NULL,
   day date NOT NULL,
-  sent integer NOT NULL,
+  slot integer NOT NULL,
+  sent integer NOT NULL DEFAULT 0,
   -- Would-be auto-sends queued for review because the cap was reached.
   held integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (org_id, day)
+  PRIMARY KEY (org_id, day, slot)
 );
 
 -- Queued drafts by category (backlog status, recheck broadcasts).

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { autoSendCapsWorker } from '../../actors/workers/auto-send-caps.ts';
+import { autoSendsToday } from '../../storage/categories.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
@@ -41,8 +42,7 @@ test('80 concurrent sends in a graduated category on two processes against a cap
     [tenant.orgId],
   );
   assert.deepEqual(rows, [{ state: 'needs_review', n: 30 }, { state: 'sending_auto', n: 50 }]);
-  const counter = await db.query(`SELECT sent, held FROM auto_send_counters WHERE org_id = $1`, [tenant.orgId]);
-  assert.deepEqual(counter.rows, [{ sent: 50, held: 30 }]);
+  assert.deepEqual(await autoSendsToday(db, tenant.orgId), { sent: 50, held: 30 });
 
   // Over the cap nothing is refused: one more is queued too.
   const more = await svc.api.post(`/v1/inboxes/${agents[0]!.inboxId}/send`, { to: 'ops@acme.example', subject: 'One more', text: 'x', intent: INTENT, category_id: cat.body.id }, agents[0]!.key);
@@ -51,13 +51,17 @@ test('80 concurrent sends in a graduated category on two processes against a cap
 });
 
 test('the daily job closes the days that ended and reports them; today\'s counter stays', async () => {
-  await db.query(`INSERT INTO auto_send_counters (org_id, day, sent, held) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, 7, 2)`, [tenant.orgId]);
+  await db.query(
+    `INSERT INTO auto_send_counters (org_id, day, slot, sent, held) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, 0, 4, 2), ($1, (now() AT TIME ZONE 'UTC')::date - 1, 5, 3, 0)`,
+    [tenant.orgId],
+  );
   const reported: unknown[] = [];
   const log = { ...svc.services.log, info: (o: unknown) => reported.push(o) } as typeof svc.services.log;
   const outcome = await autoSendCapsWorker.perform({}, { db, queue: svc.services.queue, config: svc.services.config, log });
   assert.equal(outcome, 'closed');
   assert.deepEqual(reported.map((r: any) => [r.org_id, r.auto_sent, r.held_by_cap]), [[tenant.orgId, 7, 2]]);
-  const left = await db.query(`SELECT day = (now() AT TIME ZONE 'UTC')::date AS today FROM auto_send_counters WHERE org_id = $1`, [tenant.orgId]);
+  const left = await db.query(`SELECT DISTINCT day = (now() AT TIME ZONE 'UTC')::date AS today FROM auto_send_counters WHERE org_id = $1`, [tenant.orgId]);
   assert.deepEqual(left.rows, [{ today: true }]);
+  assert.deepEqual(await autoSendsToday(db, tenant.orgId), { sent: 50, held: 31 });
   assert.equal(await autoSendCapsWorker.perform({}, { db, queue: svc.services.queue, config: svc.services.config, log }), 'nothing');
 });
