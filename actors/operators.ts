@@ -11,6 +11,7 @@ import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
 import { signupKind } from './signup.ts';
 import { ruleKind } from './rules.ts';
 import { supportCaseKind } from './support.ts';
+import { categoryKind } from './categories.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 
 /** Every persisted machine kind, by the prefix of its ids. */
@@ -19,6 +20,7 @@ const KINDS: Array<{ prefix: string; def: MachineKind; orgOf(db: Executor, id: s
   { prefix: 'sgn_', def: signupKind, orgOf: (db, id) => machineOrgOf(db, 'signup', id) },
   { prefix: 'rule_', def: ruleKind, orgOf: (db, id) => machineOrgOf(db, 'rule', id) },
   { prefix: 'sc_', def: supportCaseKind, orgOf: (db, id) => machineOrgOf(db, 'support_case', id) },
+  { prefix: 'cat_', def: categoryKind, orgOf: (db, id) => machineOrgOf(db, 'category', id) },
 ];
 
 export type ReviewRouting = {

@@ -28,6 +28,7 @@ import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
 import { appendReviewerWork } from '../storage/reviewer-work.ts';
 import type { Config } from '../service/config.ts';
+import { recordOutcome } from './categories.ts';
 import { deliverToWebhooks } from './events.ts';
 import { chooseRoute } from './review-links.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
@@ -152,7 +153,7 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       if (type === 'review.cancelled') await releaseRecipientUsage(ctx.tx, row.org_id, row.id);
       await settleUsage(ctx, type, context);
       // A cancellation says why (`inbox_deleted`, `deadline_exceeded`, the composer's reason).
-      const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : undefined;
+      const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : autoSentNotice(type, context);
       await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState, extra });
       return;
     }
@@ -216,6 +217,12 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       await record({ kind: 'chat', author, revision: p.revision, feedback: null, message: p.message, diff: null });
       return;
     }
+    case 'countCategoryOutcome': {
+      // In the decision's transaction: the category's runs move with the decision or not at all.
+      const p = action.params as ReviewActionParams['countCategoryOutcome'];
+      await recordOutcome(ctx.tx, ctx.queue, { org_id: row.org_id, project_id: row.project_id, category_id: p.category_id }, p.outcome);
+      return;
+    }
     case 'reconcileDelivery':
       await ctx.enqueue(RECONCILE_QUEUE, { ...ref, revision: (action.params as ReviewActionParams['reconcileDelivery']).revision });
       return;
@@ -223,6 +230,16 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       // assign and other built-in actions carry no effect.
       return;
   }
+}
+
+/**
+ * An auto-send from a graduated category says so on its `review.auto_sent`: the rung and why it
+ * went out, and on `auto_notify` that the human is to be told (`notify_human`), which the console
+ * and event-stream readers act on.
+ */
+function autoSentNotice(type: string, c: ReviewContext): Record<string, unknown> | undefined {
+  if (type !== 'review.auto_sent' || !c.category_rung) return undefined;
+  return { rung: c.category_rung, mode_reason: c.mode_reason, notify_human: c.category_rung === 'auto_notify' };
 }
 
 /**
@@ -304,6 +321,7 @@ export function reviewView(row: ReviewRow, actor: ReviewActor) {
     kind: row.kind,
     category_id: c.category_id,
     effective_mode: c.effective_mode,
+    mode_reason: c.mode_reason ?? null,
     route: c.route,
     reviewer_agent_id: c.route === 'reviewer_agent' ? (c.reviewer?.agent_id ?? null) : null,
     hops: c.hops,

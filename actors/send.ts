@@ -20,8 +20,11 @@ import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import type { InboxWithPolicy } from '../storage/inboxes.ts';
 import { findMessage, flaggedInThread, type MessageRow } from '../storage/messages.ts';
+import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
+import { rungOf } from '../machines/category.ts';
+import { findCategory, firstContacts, takeAutoSend, type CategoryRow } from '../storage/categories.ts';
+import { categoryDial } from './categories.ts';
 import {
-  categoryExists,
   insertReviewAttachments,
   insertReviewWithinLimit,
   inboxSendLock,
@@ -68,6 +71,8 @@ export type PreparedSend = {
   text: string;
   intent: ReviewIntent | null;
   category_id: string | null;
+  /** The category as the checks found it; its rung is read again in the send transaction. */
+  category: CategoryRow | null;
   thread_id: string | null;
   in_reply_to: string | null;
   references: string[];
@@ -180,8 +185,11 @@ export async function prepareSend(
   const gate = checkIntent({ policy: policy.policy, source: policy.source, intent: body.intent, category_id: body.category_id ?? null });
   if (gate) throw intentProblem(gate);
 
-  if (body.category_id !== undefined && !(await categoryExists(s.db, { org_id: inbox.org_id, project_id: inbox.project_id }, body.category_id))) {
-    throw badRequest('category_id', `No category ${body.category_id} in this project.`, 'not_found');
+  // Another agent's private category is as unknown as a category that does not exist.
+  const category =
+    body.category_id === undefined ? null : await findCategory(s.db, { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: req.agent_id }, body.category_id);
+  if (body.category_id !== undefined && !category) {
+    throw badRequest('category_id', `No category ${body.category_id} this agent may use in this project; GET /v1/categories lists them.`, 'not_found');
   }
 
   const limit = checkRecipientLimit({ used: data.used_24h, delta: addresses.length, limit: inbox.recipient_limit_24h });
@@ -199,6 +207,7 @@ export async function prepareSend(
     text,
     intent,
     category_id: body.category_id ?? null,
+    category,
     thread_id: threadId,
     in_reply_to: threading.in_reply_to,
     references: threading.references,
@@ -281,6 +290,30 @@ async function reserveWithinCaps(tx: pg.PoolClient, s: SendServices, p: Prepared
 
 export type Submitted = { review: ReviewRow; released: boolean; policy: EffectiveReviewPolicy };
 
+/**
+ * Whether the send goes out without review, decided in the send transaction: the policy, then
+ * the category's rung and gates, then the daily auto-send cap, counted here only for a send the
+ * gates would release, so the count never passes the cap whatever runs beside it.
+ */
+async function decideRelease(tx: pg.PoolClient, p: PreparedSend, reviewId: string): Promise<AutoSendDecision & { rung: string | null }> {
+  // A reply to or forward of a flagged message goes to the human, whatever the policy or category say.
+  if (p.screening) return { release: false, reason: 'screening', rung: null };
+  if (p.policy.policy === 'allow_direct') return { release: true, reason: 'allow_direct', rung: null };
+  if (!p.category) return { release: false, reason: 'review_policy', rung: null };
+  const { inbox } = p;
+  const reader = { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: p.agent_id };
+  const category = (await findCategory(tx, reader, p.category.id)) ?? p.category;
+  const rung = rungOf(category.state);
+  if (rung === 'supervised') return { release: false, reason: 'category_supervised', rung };
+  const dial = await categoryDial(tx, category);
+  const recipients = [...p.to, ...p.cc].map((r) => r.email);
+  const first = dial.first_contact_gate ? await firstContacts(tx, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id }, recipients) : [];
+  const gate = autoSendGate({ rung, dial, first_contacts: first, confidence: statedConfidence(p.intent), review_id: reviewId });
+  if (!gate.release) return { ...gate, rung };
+  if (!(await takeAutoSend(tx, inbox.org_id, dial.auto_send_cap_per_day))) return { release: false, reason: 'auto_send_cap', rung };
+  return { ...gate, rung };
+}
+
 /** Creates the review (and its job, when released) in one transaction through the runner. */
 /** `inTransaction` runs before the review's transaction commits (e.g. to store the response with it). */
 export async function submitSend(
@@ -290,11 +323,11 @@ export async function submitSend(
   inTransaction?: (tx: pg.PoolClient, submitted: Submitted) => Promise<void>,
 ): Promise<Submitted> {
   const { inbox } = p;
-  // A reply to or forward of a flagged message goes to the human, whatever the policy or links say.
-  const released = p.policy.policy === 'allow_direct' && p.screening === null;
-  const submitEvent = (routing: Routing, deadline: number | null): SubmitEvent => ({
+  const submitEvent = (routing: Routing, deadline: number | null, decision: { release: boolean; reason: string; rung: string | null }): SubmitEvent => ({
     type: 'submit',
-    release: released,
+    release: decision.release,
+    mode_reason: decision.reason,
+    category_rung: decision.rung,
     draft: {
       to: p.to,
       cc: p.cc,
@@ -317,14 +350,16 @@ export async function submitSend(
   });
   const recipientCount = p.to.length + p.cc.length;
   return withTransaction(s.db, async (tx) => {
+    const id = newId('rr');
+    const decision = await decideRelease(tx, p, id);
+    const released = decision.release;
     // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
     // under that link's deadline, or else to the human under the service's.
     const routing: Routing = released || p.screening
       ? { choice: { route: 'human' }, link: null }
       : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id });
     const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);
-    const event = submitEvent(routing, deadline);
-    const id = newId('rr');
+    const event = submitEvent(routing, deadline, decision);
     const submission = {
       org_id: inbox.org_id,
       project_id: inbox.project_id,

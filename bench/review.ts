@@ -1,9 +1,13 @@
-// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--api-processes N]`
+// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N]`
 // 1. Accepted sends a second: `agents` agents (16 by default), each with its own inbox and one
 //    request at a time, post sends with an intent (require_review) from a separate process;
 //    every 202 counts.
 // 2. Approve to relay: a human approves a queued review (console decision); the time from the
 //    request leaving until a real SMTP relay on loopback has the whole message, one at a time.
+// 3. Auto-sends a second: the same agents send in a category graduated to `auto_notify` (gates
+//    open, cap out of the way): each 202 is a send released straight to delivery.
+// 4. Submit to relay for an auto-send: from the send request leaving until the relay has the whole
+//    message, one at a time.
 // Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
@@ -27,6 +31,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** A relay that tells, per Message-ID, when the whole message arrived. */
 async function startRelay() {
   const waiting = new Map<string, (at: number) => void>();
+  // An auto-send can arrive before its review id is known to the caller: arrivals are kept.
+  const arrived = new Map<string, number>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
@@ -39,7 +45,10 @@ async function startRelay() {
         const at = performance.now();
         const head = Buffer.concat(chunks).subarray(0, 8192).toString('utf8');
         const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
-        if (id) waiting.get(id)?.(at);
+        if (id) {
+          arrived.set(id, at);
+          waiting.get(id)?.(at);
+        }
         callback();
       });
     },
@@ -48,15 +57,16 @@ async function startRelay() {
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
-    arrival: (messageId: string) => new Promise<number>((resolve) => waiting.set(messageId, resolve)),
+    arrival: (messageId: string) =>
+      new Promise<number>((resolve) => (arrived.has(messageId) ? resolve(arrived.get(messageId)!) : waiting.set(messageId, resolve))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 60_000;
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('an API process did not become ready');
+    if (Date.now() > deadline) throw new Error('a wait of the bench timed out');
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -69,8 +79,12 @@ export async function run(argv: string[]): Promise<void> {
       agents: { type: 'string', default: '16' },
       approvals: { type: 'string', default: '200' },
       'api-processes': { type: 'string', default: '1' },
+      'auto-sends': { type: 'string', default: '4000' },
+      'auto-latency': { type: 'string', default: '200' },
     },
   });
+  const autoSends = Number(values['auto-sends']);
+  const autoLatency = Number(values['auto-latency']);
   const apiProcesses = Number(values['api-processes']);
   const sends = Number(values.sends);
   const agentCount = Number(values.agents);
@@ -119,8 +133,8 @@ export async function run(argv: string[]): Promise<void> {
       agents.push({ key, inbox: inbox.id });
     }
 
-    const load = async (count: number) => {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(here, '_review-load.ts'), JSON.stringify({ bases, agents, count })], {
+    const load = async (count: number, category_id?: string) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(here, '_review-load.ts'), JSON.stringify({ bases, agents, count, category_id })], {
         maxBuffer: 1 << 20,
       });
       return JSON.parse(stdout.trim().split('\n').pop()!) as {
@@ -130,6 +144,7 @@ export async function run(argv: string[]): Promise<void> {
         rate: number;
         firstError: string | null;
         loadMs: number;
+        released: number;
       };
     };
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
@@ -155,6 +170,40 @@ export async function run(argv: string[]): Promise<void> {
     latencies.sort((a, b) => a - b);
     console.log(
       `approve to relay: ${latencies.length} approvals, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`,
+    );
+
+    // A category graduated by a human, its gates open and the daily cap out of the way.
+    await call('PATCH', `${A}/review-settings`, { auto_send_cap_per_day: 100_000_000 }, consoleToken);
+    const category = await call('POST', `${A}/categories`, {
+      name: 'Bench follow-ups',
+      risk: { graduate_min_approvals: 0, graduate_min_age_hours: 0, first_contact_gate: false, min_confidence: 0 },
+    }, consoleToken);
+    await call('POST', `${A}/categories/${category.id}/graduate`, {}, consoleToken);
+    await load(Math.min(500, autoSends), category.id);
+    const auto = await withCpu(database.pidFile, () => load(autoSends, category.id));
+    console.log(
+      `auto-sends: ${auto.released} released of ${auto.accepted} accepted in ${auto.seconds.toFixed(2)} s by ${agentCount} agents: ${(auto.released / auto.seconds).toFixed(0)} auto-sends/s`,
+    );
+    if (auto.refused) console.log(`  refused: ${auto.refused} (first: ${auto.firstError})`);
+    // Let the deliveries of the load drain before timing single auto-sends.
+    await until(async () => {
+      const { rows: left } = await svc.services.db.query(`SELECT count(*)::int AS n FROM machine_instances WHERE kind = 'review' AND state = 'sending_auto'`);
+      return left[0].n === 0;
+    }, 600_000);
+    const autoLatencies: number[] = [];
+    const agent = agents[0]!;
+    for (let i = 0; i < autoLatency; i++) {
+      const started = performance.now();
+      const sent = await call('POST', `/v1/inboxes/${agent.inbox}/send`, {
+        to: 'customer@acme.example', subject: `Auto ${i}`, text: 'Thanks for the call today.',
+        intent: { summary: 'Follow up with the customer after the demo call, as they asked' }, category_id: category.id,
+      }, agent.key);
+      if (sent.outcome !== 'released') throw new Error(`auto-send ${i} was not released: ${sent.review.mode_reason}`);
+      autoLatencies.push((await relay.arrival(`<${sent.review_id}.1@bench.test>`)) - started);
+    }
+    autoLatencies.sort((a, b) => a - b);
+    console.log(
+      `auto-send submit to relay: ${autoLatencies.length} sends, p50 ${ms(percentile(autoLatencies, 50))}, p99 ${ms(percentile(autoLatencies, 99))}, max ${ms(autoLatencies.at(-1)!)}`,
     );
   } finally {
     for (const child of children) child.kill();

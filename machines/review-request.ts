@@ -72,6 +72,10 @@ export interface ReviewContext {
   draft: ReviewDraft;
   intent: ReviewIntent | null;
   category_id: string | null;
+  /** Why the send was held or released (`first_contact_gate`, `category_auto_notify`, ...); null before categories. */
+  mode_reason: string | null;
+  /** The category's rung when the send was submitted; null without a category. */
+  category_rung: string | null;
   /** Latest reviewer feedback; the full history lives in the feedback records. */
   feedback: string | null;
   sent_message_id: string | null;
@@ -93,6 +97,8 @@ export type SubmitEvent = {
   draft: ReviewDraft;
   intent: ReviewIntent | null;
   category_id: string | null;
+  mode_reason?: string | null;
+  category_rung?: string | null;
   route: ReviewRoute;
   reviewer?: ReviewerRef | null;
   max_hops: number;
@@ -170,6 +176,8 @@ export interface ReviewActionParams {
   };
   recordChat: { from: 'composer' | 'reviewer'; by: ReviewerKind | null; message: string; revision: number };
   reconcileDelivery: { revision: number };
+  /** A decision on a categorised draft counts for its category (clean approval, edit, rejection). */
+  countCategoryOutcome: { category_id: string; outcome: 'approve' | 'edit' | 'reject' };
 }
 
 // A fresh object per review, so no two snapshots ever share the initial draft.
@@ -184,6 +192,8 @@ const initialContext = (): ReviewContext => ({
   draft: {},
   intent: null,
   category_id: null,
+  mode_reason: null,
+  category_rung: null,
   feedback: null,
   sent_message_id: null,
   reconciliation_needed: false,
@@ -237,6 +247,7 @@ export const reviewRequestMachine = setup({
     recordFeedback: intent<'recordFeedback'>(),
     recordChat: intent<'recordChat'>(),
     reconcileDelivery: intent<'reconcileDelivery'>(),
+    countCategoryOutcome: intent<'countCategoryOutcome'>(),
 
     acceptSubmission: assign(({ event }) => {
       assertEvent(event, 'submit');
@@ -251,6 +262,8 @@ export const reviewRequestMachine = setup({
         draft: { ...event.draft },
         intent: event.intent,
         category_id: event.category_id,
+        mode_reason: event.mode_reason ?? null,
+        category_rung: event.category_rung ?? null,
         escalate_after_s: event.route === 'reviewer_agent' ? (event.escalate_after_s ?? null) : null,
       };
     }),
@@ -304,6 +317,11 @@ export const reviewRequestMachine = setup({
       return { reconciliation_needed: true, last_error: event.error ?? context.last_error };
     }),
 
+    feedCategory: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, ['approve', 'edit', 'reject']);
+      if (context.category_id == null) return;
+      enqueue({ type: 'countCategoryOutcome', params: { category_id: context.category_id, outcome: event.type } });
+    }),
     armEscalation: enqueueActions(({ context, enqueue }) => {
       const arm = nextEscalation(context);
       if (!arm) return;
@@ -475,7 +493,7 @@ function decisions() {
     approve: {
       guard: 'mayDecide',
       target: 'approved',
-      actions: ['keepFeedback', 'recordDecision', emit('review.approved'), deliverCurrent('review')],
+      actions: ['keepFeedback', 'recordDecision', 'feedCategory', emit('review.approved'), deliverCurrent('review')],
     },
     edit: {
       guard: 'mayDecide',
@@ -495,6 +513,7 @@ function decisions() {
             };
           },
         },
+        'feedCategory',
         emit('review.edited'),
         deliverCurrent('review'),
       ],
@@ -502,7 +521,7 @@ function decisions() {
     reject: {
       guard: 'mayDecide',
       target: 'rejected',
-      actions: ['keepFeedback', 'recordDecision', emit('review.rejected')],
+      actions: ['keepFeedback', 'recordDecision', 'feedCategory', emit('review.rejected')],
     },
   } as const;
 }

@@ -194,15 +194,6 @@ export async function oldestCountedAt(db: Executor, at: { org_id: string; inbox_
   return rows[0]?.at ?? null;
 }
 
-/** A category (a machine of kind 'category') of the project. */
-export async function categoryExists(db: Executor, at: { org_id: string; project_id: string }, id: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM machine_instances WHERE org_id = $1 AND project_id = $2 AND kind = 'category' AND id = $3`,
-    [at.org_id, at.project_id, id],
-  );
-  return rows.length > 0;
-}
-
 // ---- Attachments
 
 export type ReviewAttachment = {

@@ -1,5 +1,6 @@
 // Every background worker, in one list. A worker process runs all of them.
 import { domainRecheckWorker } from './domain-recheck.ts';
+import { autoSendCapsWorker } from './auto-send-caps.ts';
 import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
 import { reviewerPushWorker } from './reviewer-push.ts';
@@ -23,4 +24,5 @@ export const WORKERS: Worker<any>[] = [
   usagePeriodsWorker,
   supportCaseMailWorker,
   domainRecheckWorker,
+  autoSendCapsWorker,
 ];

@@ -1,4 +1,5 @@
 // Console plane of the Review Loop: settings, the human queue and decisions, machine snapshots.
+import { categoryKind } from '../../actors/categories.ts';
 import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
@@ -13,7 +14,7 @@ import { reviewPage } from './reviews.ts';
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 
 /** Machines operators can inspect, by the kind in the path. */
-const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind };
+const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind, category: categoryKind };
 
 export function adminReviewRoutes(s: Services): RouteTable {
   return {

@@ -7,6 +7,7 @@ import { adminSettingsRoutes } from './admin-settings.ts';
 import { billingRoutes } from './billing.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
+import { categoryRoutes } from './categories.ts';
 import { contactRoutes } from './contacts.ts';
 import { docsRoutes } from './docs.ts';
 import { domainRoutes } from './domains.ts';
@@ -29,7 +30,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes, categoryRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

@@ -129,7 +129,7 @@ export function checkIntent(input: {
         detail:
           input.category_id != null
             ? `given: ${input.category_id}`
-            : 'optional cat_... naming a category of the project; a graduated category can auto-send',
+            : 'optional cat_... from GET /v1/categories (list_categories); a send in a graduated category can be auto-sent',
       },
       {
         field: 'policy',

@@ -1,6 +1,6 @@
 // Problems tell a client what to do next: a route to call, an MCP tool to use. A hint that names
-// a route or tool this service does not have sends an agent into a 404 loop (intent_required used
-// to point at list_categories and GET /v1/categories, neither of which exists). Every route and
+// a route or tool this service does not have sends an agent into a 404 loop (intent_required once
+// pointed at list_categories and GET /v1/categories before either existed). Every route and
 // tool named anywhere in the service's own source must be in the OpenAPI document or the MCP
 // tool list.
 import assert from 'node:assert/strict';
@@ -70,7 +70,8 @@ describe('routes and tools named by the service', () => {
     assert.ok(routeExists('POST', '/v1/enroll'));
     assert.ok(routeExists('GET', '/v1/reviews/{review_id}'));
     assert.ok(routeExists('POST', '/v1/inboxes/${inbox.id}/send'));
-    assert.ok(!routeExists('GET', '/v1/categories'));
+    assert.ok(routeExists('GET', '/v1/categories'));
+    assert.ok(!routeExists('GET', '/v1/category'));
     assert.ok(!routeExists('DELETE', '/v1/enroll'));
     assert.deepEqual(toolsNamed('see list_categories, or wait_for_email').sort(), ['list_categories', 'wait_for_email']);
   });
@@ -104,5 +105,12 @@ describe('routes and tools named by the service', () => {
       for (const m of text.matchAll(ROUTE_REF)) assert.ok(routeExists(m[1]!, m[2]!), `${m[1]} ${m[2]}`);
       for (const name of toolsNamed(text)) assert.ok(BUILT_TOOLS.has(name), name);
     }
+  });
+
+  test('the intent_required hint for category_id names the category list, on the agent plane and as the MCP tool', () => {
+    const problem = checkIntent({ policy: 'require_review', source: 'account_default', intent: undefined, category_id: null });
+    const hint = problem!.errors.find((e) => e.field === 'category_id')!.detail;
+    assert.ok(hint.includes('GET /v1/categories') && routeExists('GET', '/v1/categories'), hint);
+    assert.ok(toolsNamed(hint).includes('list_categories') && BUILT_TOOLS.has('list_categories'), hint);
   });
 });

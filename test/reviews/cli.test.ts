@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { toMermaid } from '../../machines/mermaid.ts';
 import { reviewRequestMachine } from '../../machines/review-request.ts';
 import { ruleMachine } from '../../machines/rule.ts';
+import { categoryMachine } from '../../machines/category.ts';
 import { signupMachine } from '../../machines/self-signup.ts';
 import { supportCaseMachine } from '../../machines/support-case.ts';
 import { ConfigError } from '../../service/config.ts';
@@ -57,11 +58,11 @@ test('snapshot of a review routed to a reviewer agent shows its route, hops, rev
   ]);
 });
 
-test('machines --mermaid prints the review, signup, rule and support case diagrams generated from the machines', async () => {
+test('machines --mermaid prints the review, signup, rule, support case and category diagrams generated from the machines', async () => {
   const { stdout } = await cli('machines', '--mermaid');
   assert.equal(
     stdout,
-    `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}\n%% support_case\n${toMermaid(supportCaseMachine)}`,
+    `%% review\n${toMermaid(reviewRequestMachine)}\n%% signup\n${toMermaid(signupMachine)}\n%% rule\n${toMermaid(ruleMachine)}\n%% support_case\n${toMermaid(supportCaseMachine)}\n%% category\n${toMermaid(categoryMachine)}`,
   );
   assert.match(stdout, /waiting_on_customer --> working : customer_reply \[noReplyPending\]/);
   assert.match(stdout, /resolved --> deleted : delete/);
@@ -85,6 +86,17 @@ test('snapshot <id> of a support case prints its state, the events that led ther
   assert.equal(out.snapshot.context.impact, 'blocked');
   assert.deepEqual(out.transitions.map((t: any) => t.to_state), ['received']);
   assert.deepEqual(out.allowed_actions, ['staff_update', 'customer_reply']);
+});
+
+test('snapshot <cat_ id> prints a category\'s graduation machine with its legal verbs', async () => {
+  const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+  const cat = await svc.api.post(`${A}/categories`, { name: 'Demos' }, tenant.consoleToken);
+  await svc.api.post(`${A}/categories/${cat.body.id}/pin`, {}, tenant.consoleToken);
+  const out = JSON.parse((await cli('snapshot', cat.body.id)).stdout);
+  assert.equal(out.kind, 'category');
+  assert.equal(out.state, 'pinned');
+  assert.deepEqual(out.transitions.map((t: any) => t.event.type), ['create', 'pin']);
+  assert.deepEqual(out.allowed_actions, ['unpin']);
 });
 
 test('outbox lists the mail kept for other domains without a relay, and prints one as sent', async () => {

@@ -221,7 +221,7 @@ test('an intent that is given but invalid is 400 bad_request naming the field on
   assert.deepEqual(revise.body.errors.map((e: any) => [e.field, e.code]), [['intent.summary', 'too_short']]);
 });
 
-test('category_id must be a cat_ id of an existing category of the project', async () => {
+test('category_id must name a category of the project; a send in a supervised one is queued for review', async () => {
   const agent = await agentWithInbox(svc, tenant);
   const prefix = await agent.send({ to: 'dana@acme.example', intent: INTENT, category_id: 'demo' });
   assert.equal(prefix.status, 400);
@@ -231,16 +231,14 @@ test('category_id must be a cat_ id of an existing category of the project', asy
   assert.deepEqual(unknown.body.errors.map((e: any) => [e.field, e.code]), [['category_id', 'not_found']]);
   assert.deepEqual(await storedFor(agent), nothing);
 
-  await db.query(
-    `INSERT INTO machine_instances (org_id, project_id, kind, id, state, version, machine_version, snapshot)
-     VALUES ($1, $2, 'category', 'cat_demos', 'supervised', 1, 1, '{}')`,
-    [tenant.orgId, tenant.projectId],
-  );
-  const ok = await agent.send({ to: 'dana@acme.example', intent: INTENT, category_id: 'cat_demos' });
+  const created = await svc.api.post(`${agent.A}/categories`, { name: 'Demos' }, tenant.consoleToken);
+  assert.equal(created.status, 201, created.text);
+  const ok = await agent.send({ to: 'dana@acme.example', intent: INTENT, category_id: created.body.id });
   assert.equal(ok.status, 202);
-  assert.equal(ok.body.review.category_id, 'cat_demos');
+  assert.equal(ok.body.review.category_id, created.body.id);
+  assert.equal(ok.body.review.mode_reason, 'category_supervised');
   const events = await agent.drain(`?review_id=${ok.body.review_id}`);
-  assert.equal(events[0].category_id, 'cat_demos');
+  assert.equal(events[0].category_id, created.body.id);
 });
 
 test('the rolling 24-hour recipient limit refuses a send that does not fit; cancelled drafts do not count', async () => {

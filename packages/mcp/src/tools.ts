@@ -60,6 +60,9 @@ export const TOOLS: ToolSpec[] = [
   { name: 'wait_for_review_event', operationId: 'waitForReviewEvent', description: 'Long-poll for the next review events (review.sent, review.rejected, ...). Ack each with ack_review_event once handled.' },
   { name: 'get_rules', operationId: 'getRules', description: 'Read the writing rules to follow before composing: active rules in ladder order (hard first, then project and per-agent over org, by priority), with category_id adding that category\'s rules, and rules_version (send it as rules_version when revising; 409 born_stale means re-read the rules).' },
   { name: 'propose_rule', operationId: 'proposeRule', description: 'Propose a writing rule learned from reviewer feedback (rule_text, at most 2000 chars; scope general or category with category_id). It stays proposed until a human activates it.' },
+  { name: 'list_categories', operationId: 'listCategories', description: 'List the categories you may send in (the project\'s shared ones and your own private ones) with their rung: supervised (every send reviewed), auto_notify or autonomous (sends go out on their own unless a gate holds them). Pass a category\'s id as category_id on send_email; review.mode_reason says why a send was held or released.' },
+  { name: 'get_category', operationId: 'getCategory', description: 'Get one category: rung, pinned, clean_approvals and drift_count (the runs that graduate or demote it), and its risk override.' },
+  { name: 'get_backlog_status', operationId: 'getBacklogStatus', description: 'How many of your category\'s queued drafts were composed under the current rules (current_enough) and how many need a redraft (needs_redraft) against rules_version; restamp or revise the stale ones.' },
   { name: 'ack_review_event', operationId: 'ackReviewEvents', description: 'Ack review events: acks [{review_id, through_seq}] (and broadcast_ids). Monotonic and idempotent.' },
   { name: 'get_reviewer_queue', operationId: 'getReviewerQueue', description: 'For a reviewer agent (key with review:act): the work items routed to you and waiting, oldest first. Each carries the review, its draft and intent, the thread\'s last messages, the feedback so far and allowed_actions. Decide each with decide_review.' },
   { name: 'decide_review', operationId: 'decideReview', description: 'For a reviewer agent (key with review:act): decide a review routed to you. action: open, approve, edit (text and/or subject), reject (feedback), chat (message), hand_back (feedback for the composer; after max_hops the human takes over). Pass parent_revision = the review\'s revision. Use only verbs in allowed_actions; 404 means the review is no longer yours.' },
@@ -79,6 +82,4 @@ export const NOT_TOOLS: Record<string, string> = {
 };
 
 /** Tools the contract names whose agent-plane verbs this service does not have yet. */
-export const PENDING_TOOLS: Record<string, string> = {
-  list_categories: 'categories (GET /v1/categories) are not built yet',
-};
+export const PENDING_TOOLS: Record<string, string> = {};

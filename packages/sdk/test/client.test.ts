@@ -317,6 +317,23 @@ test('writing rules through the SDK: propose a rule, read the ladder and the rul
   assert.ok(rules.rules_version >= 1);
 });
 
+test('categories through the SDK: listCategories, getCategory and getBacklogStatus; another agent\'s private category is a 404', async () => {
+  const shared = await svc.api.post(`${A}/categories`, { name: 'SDK shared' }, tenant.consoleToken);
+  const other = await tenant.enroll('sdk-other-agent');
+  const hidden = await svc.api.post(`${A}/categories`, { name: 'Not yours', scope: 'agent_private', agent_id: other.agentId }, tenant.consoleToken);
+  assert.equal(hidden.status, 201, hidden.text);
+  const list: any = await client.listCategories();
+  assert.ok(list.data.some((c: any) => c.id === shared.body.id));
+  assert.ok(!list.data.some((c: any) => c.id === hidden.body.id));
+  const one: any = await client.getCategory(shared.body.id);
+  assert.deepEqual([one.name, one.rung, one.pinned], ['SDK shared', 'supervised', false]);
+  const backlog: any = await client.getBacklogStatus(shared.body.id);
+  assert.deepEqual([backlog.queued, backlog.current_enough, backlog.needs_redraft, backlog.staleness_tolerance], [0, 0, 0, 0]);
+  const err = await client.getCategory(hidden.body.id).catch((e) => e);
+  assert.ok(err instanceof AgentInboxError);
+  assert.equal(err.status, 404);
+});
+
 test('self-signup: signupStatus, signUp refused while the gate is closed, then signUp and verifySignup with the mailed code', async () => {
   assert.deepEqual(await anonymous.signupStatus(), { enabled: false });
   const closed = await anonymous.signUp({ email: 'sdk-owner@people.example' }).catch((e) => e);

@@ -47,6 +47,49 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
     },
     "where": {}
   },
+  "listCategories": {
+    "schema": {
+      "type": "object",
+      "properties": {}
+    },
+    "where": {}
+  },
+  "getCategory": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "category_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "category_id"
+      ]
+    },
+    "where": {
+      "category_id": "path"
+    }
+  },
+  "getBacklogStatus": {
+    "schema": {
+      "type": "object",
+      "properties": {
+        "category_id": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200
+        }
+      },
+      "required": [
+        "category_id"
+      ]
+    },
+    "where": {
+      "category_id": "path"
+    }
+  },
   "listContacts": {
     "schema": {
       "type": "object",

@@ -152,6 +152,26 @@ export const REVIEW_LOOP_MANIFEST = {
                 "auto"
               ]
             },
+            "mode_reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "review_policy",
+                "screening",
+                "allow_direct",
+                "category_supervised",
+                "first_contact_gate",
+                "min_confidence",
+                "canary_rate",
+                "auto_send_cap",
+                "category_auto_notify",
+                "category_autonomous",
+                null
+              ],
+              "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
+            },
             "route": {
               "type": "string",
               "enum": [
@@ -505,6 +525,26 @@ export const REVIEW_LOOP_MANIFEST = {
             "review",
             "auto"
           ]
+        },
+        "mode_reason": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "review_policy",
+            "screening",
+            "allow_direct",
+            "category_supervised",
+            "first_contact_gate",
+            "min_confidence",
+            "canary_rate",
+            "auto_send_cap",
+            "category_auto_notify",
+            "category_autonomous",
+            null
+          ],
+          "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
         },
         "route": {
           "type": "string",

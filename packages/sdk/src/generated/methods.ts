@@ -22,6 +22,21 @@ export abstract class GeneratedMethods {
     return this.call('whoami', {}, undefined, undefined, 'json', options);
   }
 
+  /** The categories this agent may send in (MCP list_categories). (GET /v1/categories) */
+  listCategories(options?: T.CallOptions): Promise<T.ResponseOf<'listCategories'>> {
+    return this.call('listCategories', {}, undefined, undefined, 'json', options);
+  }
+
+  /** One category. (GET /v1/categories/{category_id}) */
+  getCategory(category_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getCategory'>> {
+    return this.call('getCategory', { category_id }, undefined, undefined, 'json', options);
+  }
+
+  /** Queued drafts of the category against the rules high-water. (GET /v1/categories/{category_id}/backlog-status) */
+  getBacklogStatus(category_id: string, options?: T.CallOptions): Promise<T.ResponseOf<'getBacklogStatus'>> {
+    return this.call('getBacklogStatus', { category_id }, undefined, undefined, 'json', options);
+  }
+
   /** The contact list of an inbox, oldest first. (GET /v1/contacts) */
   listContacts(query?: T.QueryOf<'listContacts'>, options?: T.CallOptions): Promise<T.ResponseOf<'listContacts'>> {
     return this.call('listContacts', {}, undefined, query, 'json', options);

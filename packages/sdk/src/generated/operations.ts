@@ -3,6 +3,9 @@
 export const OPERATIONS = {
   redeemEnrollment: { method: 'POST', path: '/v1/enroll' },
   whoami: { method: 'GET', path: '/v1/auth/me' },
+  listCategories: { method: 'GET', path: '/v1/categories' },
+  getCategory: { method: 'GET', path: '/v1/categories/{category_id}' },
+  getBacklogStatus: { method: 'GET', path: '/v1/categories/{category_id}/backlog-status' },
   listContacts: { method: 'GET', path: '/v1/contacts' },
   addContact: { method: 'POST', path: '/v1/contacts' },
   removeContact: { method: 'DELETE', path: '/v1/contacts/{contact_id}' },

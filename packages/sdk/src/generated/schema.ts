@@ -314,8 +314,8 @@ export interface paths {
          * A machine's persisted snapshot, for operators.
          * @description The snapshot, its row version and machine version, the state, every transition that led
          *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone).
-         *     Kinds: `review` and `support_case`; the others of decisions.md (`rule`, `category`,
-         *     `signup`) answer `404` in this version. The same as `agent-inbox snapshot <id>`.
+         *     Kinds: `review`, `support_case` and `category`; the others of decisions.md (`rule`,
+         *     `signup`) answer `404` here in this version. The same as `agent-inbox snapshot <id>`.
          */
         get: operations["adminGetMachine"];
         put?: never;
@@ -978,6 +978,219 @@ export interface paths {
         put?: never;
         /** Start a paid checkout for a plan; `503 not_configured` while no payment provider is configured. */
         post: operations["adminCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The categories this agent may send in (MCP list_categories).
+         * @description The project's `org_shared` categories and this agent's own `agent_private` ones, oldest
+         *     first (at most 1000). Name one as `category_id` on a send: a send in a category on
+         *     `auto_notify` or `autonomous` is auto-sent unless a gate holds it in review.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories/{category_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One category.
+         * @description Another agent's `agent_private` category is `404`, as is one of another project.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/categories/{category_id}/backlog-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        /** Queued drafts of the category against the rules high-water. */
+        get: operations["getBacklogStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** Every category of the project, private ones included, oldest first. */
+        get: operations["adminListCategories"];
+        put?: never;
+        /**
+         * Create a category; it starts `supervised`.
+         * @description `scope` `org_shared` (default: every agent of the project may use it) or `agent_private`
+         *     (with `agent_id`: only that agent sees it; another agent gets `404`). `risk` overrides
+         *     fields of the account risk dial for this category (`null` or an omitted field inherits it);
+         *     the daily auto-send cap is per customer and is not overridden here.
+         */
+        post: operations["adminCreateCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories/{category_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename, describe, or set the category's risk override (null inherits the account dial). */
+        patch: operations["adminUpdateCategory"];
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories/{category_id}/graduate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the category up one rung (supervised → auto_notify → autonomous).
+         * @description Only once the rung is earned: `graduate_min_approvals` clean approvals in a row at the
+         *     current rung and a category at least `graduate_min_age_hours` old (the category's dial).
+         *     Before that `409 maturity_gate_unmet`, with an `errors[]` entry per missing part
+         *     (`clean_approvals`, `age_hours`). A pinned category is `409 graduation_locked`; an
+         *     autonomous one `409 conflict`. Every 409 also carries `rung` and the legal
+         *     `allowed_action` entries. Emits `category.graduated` and one `review.recheck_category`
+         *     broadcast item per queued draft of the category. A category also graduates on its own,
+         *     one rung at a time, when a decision completes the run of approvals.
+         */
+        post: operations["adminGraduateCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories/{category_id}/demote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the category down one rung; emits `category.demoted`.
+         * @description A supervised or pinned category is `409 conflict`. Drift demotes too, on its own, after `drift_demote_after` edits or rejections in a row.
+         */
+        post: operations["adminDemoteCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories/{category_id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin the category at supervised (never_graduate), or unpin it with `{"pinned":false}`.
+         * @description Pinning a graduated category demotes it to supervised (`category.demoted`); a pinned
+         *     category counts decisions but never graduates until unpinned. Pinning a pinned category,
+         *     or unpinning one that is not pinned, is `409 conflict`.
+         */
+        post: operations["adminPinCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/categories/{category_id}/backlog-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        /** Backlog status, the same view as the agent plane's; a foreign id is 404. */
+        get: operations["adminGetCategoryBacklog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2420,7 +2633,8 @@ export interface paths {
          *        intent_required` (entries `intent.summary`, `intent.meta`, `category_id`, `policy` with
          *        `policy` and `source`, and `retry_with` with an `example` intent); under `allow_direct` an
          *        intent is optional;
-         *     5. `category_id` must name a category of the project, else `400` naming `category_id` (code
+         *     5. `category_id` must name a category this agent may use (`GET /v1/categories`: the
+         *        project's shared ones and its own private ones), else `400` naming `category_id` (code
          *        `not_found`): a reference in the body, not the resource of the path;
          *     6. the inbox's rolling 24-hour recipient limit (`recipient_limit_24h`, default 500): the
          *        recipients (to plus cc) of the inbox's reviews created in the last 24 hours and not
@@ -2439,6 +2653,16 @@ export interface paths {
          *        `upgrade_required` true for the plan's caps) and nothing is written. The check is exact
          *        across processes: reservations of one org are taken one at a time;
          *     8. idempotency (`Idempotency-Key`, or `idempotency_key` / `client_id` in the body).
+         *
+         *     Release: under `allow_direct` the send goes out at once. Under `require_review`, a send in a
+         *     category on `auto_notify` or `autonomous` is auto-sent (`outcome: released`,
+         *     `review.auto_sent`) unless a gate of the category's risk dial holds it in review: a
+         *     recipient this inbox never mailed (`first_contact_gate`), `intent.meta.confidence` below
+         *     `min_confidence`, the `canary_rate` share on `autonomous` (fixed per review id), or the
+         *     customer's daily auto-send cap (`auto_send_cap_per_day`, counted per UTC day in the send's
+         *     transaction: over it the send is queued, never refused). The review's `effective_mode` and
+         *     `mode_reason` say which. On `auto_notify` the `review.auto_sent` item carries
+         *     `notify_human: true` with `rung` and `mode_reason`.
          *
          *     The message goes out from the inbox's address (with its display name) and carries a
          *     `Message-ID` fixed before delivery, `List-Unsubscribe` (an HTTPS one-click link and a
@@ -3758,6 +3982,67 @@ export interface components {
             plans: components["schemas"]["Plan"][];
             subscription: components["schemas"]["Subscription"];
         };
+        /** @description Per-category values over the account risk dial; an omitted field, or `null` for the whole object, inherits it. */
+        CategoryRisk: {
+            min_confidence?: number;
+            first_contact_gate?: boolean;
+            drift_demote_after?: number;
+            canary_rate?: number;
+            graduate_min_approvals?: number;
+            graduate_min_age_hours?: number;
+        } | null;
+        CategoryCreate: {
+            /** @description Display name; mutable */
+            name: string;
+            /** @description Matcher text the agent reads. */
+            description?: string;
+            /**
+             * @description Default `org_shared`.
+             * @enum {string}
+             */
+            scope?: "org_shared" | "agent_private";
+            /** @description The agent an `agent_private` category belongs to; required with it and only with it. */
+            agent_id?: string | null;
+            risk?: components["schemas"]["CategoryRisk"];
+        };
+        Category: {
+            /** @description `cat_...` */
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            scope: "org_shared" | "agent_private";
+            agent_id: string | null;
+            /** @enum {string} */
+            rung: "supervised" | "auto_notify" | "autonomous";
+            /** @description Pinned at supervised (never_graduate). */
+            pinned: boolean;
+            /** @description Clean approvals in a row at the current rung. */
+            clean_approvals: number;
+            /** @description Edits or rejections in a row. */
+            drift_count: number;
+            risk: components["schemas"]["CategoryRisk"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryList: {
+            data: components["schemas"]["Category"][];
+        };
+        CategoryBacklog: {
+            category_id: string;
+            /** @description Drafts in needs_review */
+            queued: number;
+            /** @description Queued drafts composed within `staleness_tolerance` versions of the rules high-water. */
+            current_enough: number;
+            /** @description Queued drafts composed under older rules. */
+            needs_redraft: number;
+            /** @description How many rules versions behind a draft may be and still count current-enough (0 */
+            staleness_tolerance: number;
+            /** @description The project's rules high-water. */
+            rules_version: number;
+        };
         Contact: {
             /** @description `con_...` */
             id: string;
@@ -4179,6 +4464,18 @@ export interface components {
             category_id: string | null;
             /** @enum {string} */
             effective_mode: "review" | "auto";
+            /**
+             * @description Why the send was held for review or released. Held: `review_policy` (no category, the
+             *     policy needs a human), `screening` (it replies to or forwards a flagged message: always
+             *     the human), `category_supervised`, `first_contact_gate` (a first mail to a
+             *     recipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),
+             *     `canary_rate` (the share of an autonomous category's sends still reviewed, fixed per
+             *     review id), `auto_send_cap` (the customer's auto-sends of the UTC day reached
+             *     `auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,
+             *     `category_autonomous`.
+             * @enum {string|null}
+             */
+            mode_reason?: "review_policy" | "screening" | "allow_direct" | "category_supervised" | "first_contact_gate" | "min_confidence" | "canary_rate" | "auto_send_cap" | "category_auto_notify" | "category_autonomous" | null;
             /** @enum {string} */
             route: "human" | "reviewer_agent";
             hops: number;
@@ -4785,6 +5082,7 @@ export interface components {
         ProjectId: string;
         /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
         IdempotencyKey: string;
+        CategoryId: string;
         /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
         DomainName: string;
         /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -6366,6 +6664,288 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyError"];
                 };
             };
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    getBacklogStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backlog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryBacklog"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminListCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminCreateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryCreate"];
+            };
+        };
+        responses: {
+            /** @description The category. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    risk?: components["schemas"]["CategoryRisk"];
+                };
+            };
+        };
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGraduateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminDemoteCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminPinCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Default true. */
+                    pinned?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
+        };
+    };
+    adminGetCategoryBacklog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                category_id: components["parameters"]["CategoryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backlog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryBacklog"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     listContacts: {
