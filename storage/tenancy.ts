@@ -81,3 +81,15 @@ export async function updateOrgSettings(db: Executor, orgId: string, name: strin
   );
   return rows[0] ?? null;
 }
+
+/** Every membership of the user with this email, with its org's name, for the console's org picker. */
+export async function membershipsByEmail(db: Executor, email: string): Promise<Array<Membership & { org_name: string }>> {
+  const { rows } = await db.query<Membership & { org_name: string }>(
+    `SELECT m.org_id, m.user_id, m.project_id, m.role, o.name AS org_name
+       FROM memberships m JOIN users u ON u.id = m.user_id JOIN orgs o ON o.id = m.org_id
+      WHERE u.email = lower($1)
+      ORDER BY o.created_at, o.id`,
+    [email],
+  );
+  return rows;
+}

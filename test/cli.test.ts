@@ -36,6 +36,23 @@ test('console-token mints a token for an email that works for that user\'s orgs'
   assert.equal(org.body.plan_tier, 'developer');
 });
 
+test('console-token --link prints a one-time link to the console that signs that user in once', async () => {
+  await cli('bootstrap', '--json', '--email', 'linked@example.com');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', 'console-token', '--email', 'Linked@Example.com', '--link', '--json'], {
+    env: { ...env, PUBLIC_BASE_URL: svc.url },
+  });
+  const out = JSON.parse(stdout);
+  assert.equal(out.email, 'linked@example.com');
+  const link = new URL(out.sign_in_link);
+  assert.equal(`${link.origin}${link.pathname}`, `${svc.url}/console/`);
+  const code = link.hash.slice('#sign-in='.length);
+  const signIn = () => svc.api.post('/console/session', { code });
+  const first = await signIn();
+  assert.equal(first.status, 200);
+  assert.equal(first.body.email, 'linked@example.com');
+  assert.equal((await signIn()).status, 401);
+});
+
 test('a bad plan stops bootstrap with a message naming it', async () => {
   await assert.rejects(cli('bootstrap', '--plan', 'platinum'), (err: any) => err.code === 2 && /--plan/.test(err.stderr));
 });

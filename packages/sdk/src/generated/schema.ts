@@ -287,6 +287,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The project's live events for the console, with replay from a resume id.
+         * @description The same stream as `GET /v1/events/stream` (ids, resume with `Last-Event-ID` or
+         *     `last_event_id`, `types`, heartbeats), reaching every event of the project in the path: the
+         *     web console keeps its review queue current with it. A member of another org gets `404`, never
+         *     a stream.
+         */
+        get: operations["adminStreamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/projects/{project_id}/machines/{kind}/{machine_id}": {
         parameters: {
             query?: never;
@@ -650,6 +676,28 @@ export interface paths {
         put?: never;
         /** Create an org with a first project; the caller becomes its owner. */
         post: operations["adminCreateOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the session belongs to, and the orgs and projects it may open.
+         * @description The web console's first call after signing in. Each org the caller is a member of, with the
+         *     caller's org-wide role (null when the memberships are per project) and the projects the caller
+         *     may open: every project of the org for an org-wide member, else those with a membership.
+         */
+        get: operations["adminGetMe"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4045,6 +4093,40 @@ export interface operations {
             409: components["responses"]["Problem"];
         };
     };
+    adminStreamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types; all when omitted. */
+                types?: string;
+                /** @description Resume after this event id. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event id; wins over `last_event_id`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
     adminGetMachine: {
         parameters: {
             query?: never;
@@ -4570,6 +4652,36 @@ export interface operations {
                 };
             };
             400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+        };
+    };
+    adminGetMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        orgs: {
+                            id: string;
+                            name: string;
+                            /** @enum {string|null} */
+                            role: "owner" | "admin" | "member" | "viewer" | "billing" | null;
+                            projects: components["schemas"]["Project"][];
+                        }[];
+                    };
+                };
+            };
             401: components["responses"]["Legacy"];
         };
     };
