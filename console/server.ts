@@ -43,7 +43,7 @@ export const CONSOLE_CSP = [
 
 const PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
-  '<title>agent-inbox console</title><link rel="stylesheet" href="/console/style.css">' +
+  '<title>agent-inbox console</title><link rel="stylesheet" href="/console/style.css"><link rel="icon" href="data:,">' +
   `<script type="importmap">${IMPORT_MAP}</script>` +
   '<script type="module" src="/console/app/main.js"></script>' +
   '</head><body><div id="root"><p>Loading the console…</p></div></body></html>';

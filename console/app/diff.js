@@ -29,6 +29,6 @@ const LABEL = { ' ': 'kept', '-': 'removed', '+': 'added' };
 export function DiffView({ field, lines }) {
   return html`<figure class="diff">
     <figcaption>${field}</figcaption>
-    <pre>${lines.map((l) => html`<span class=${CLASS[l.op]}><span class="op" aria-label=${LABEL[l.op]}>${l.op}</span>${l.line}\n</span>`)}</pre>
+    <pre>${lines.map((l) => html`<span class=${CLASS[l.op]}><span class="op" aria-hidden="true">${l.op}</span><span class="visually-hidden">${LABEL[l.op]}: </span>${l.line}\n</span>`)}</pre>
   </figure>`;
 }

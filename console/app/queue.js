@@ -127,34 +127,18 @@ export function Queue({ base }) {
       if (e.key === '?') return setHelp((h) => !h), e.preventDefault();
       if (s.help) return;
       const r = s.current();
-      switch (e.key) {
-        case 'j':
-          if (!s.openId) setSel((i) => Math.min(i + 1, s.list.length - 1));
-          break;
-        case 'k':
-          if (!s.openId) setSel((i) => Math.max(i - 1, 0));
-          break;
-        case 'Enter':
-          if (!s.openId && r && !(e.target instanceof HTMLButtonElement)) s.open(r.id);
-          break;
-        case 'a':
-          if (r) s.decide(r, { action: 'approve' });
-          break;
-        case 'x':
-          if (r) s.decide(r, { action: 'cancel' });
-          break;
-        case 'e':
-          if (r) s.open(r.id, 'edit');
-          break;
-        case 'r':
-          if (r) s.open(r.id, 'reject');
-          break;
-        case 'c':
-          if (r) s.open(r.id, 'chat');
-          break;
-        default:
-          return;
-      }
+      const handled = {
+        j: () => !s.openId && (setSel((i) => Math.min(i + 1, s.list.length - 1)), true),
+        k: () => !s.openId && (setSel((i) => Math.max(i - 1, 0)), true),
+        // Enter on a button is the button's own.
+        Enter: () => !s.openId && r && !(e.target instanceof HTMLButtonElement) && (s.open(r.id), true),
+        a: () => r && (s.decide(r, { action: 'approve' }), true),
+        x: () => r && (s.decide(r, { action: 'cancel' }), true),
+        e: () => r && (s.open(r.id, 'edit'), true),
+        r: () => r && (s.open(r.id, 'reject'), true),
+        c: () => r && (s.open(r.id, 'chat'), true),
+      }[e.key]?.();
+      if (!handled) return;
       e.preventDefault();
     };
     document.addEventListener('keydown', onKey);
