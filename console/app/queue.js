@@ -48,6 +48,8 @@ export function Queue({ base }) {
   const [conflict, setConflict] = useState(null);
   const [changedIds, setChangedIds] = useState(new Set());
   const [loadError, setLoadError] = useState(null);
+  // Bumped to read the open review again after a decision that leaves it open (chat, open).
+  const [readAgain, setReadAgain] = useState(0);
   const state = useRef({});
 
   const reload = async () => {
@@ -93,11 +95,15 @@ export function Queue({ base }) {
   /** Sends a decision on the revision the reviewer saw; a review that moved on shows why, and what is legal now. */
   const decide = async (review, body) => {
     try {
+      // A human chats on an open review: one still waiting is opened first, as the machine asks.
+      if (body.action === 'chat' && review.state === 'needs_review') {
+        await post(`${base}/reviews/${review.id}/decision`, { parent_revision: review.revision, action: 'open' });
+      }
       await post(`${base}/reviews/${review.id}/decision`, { parent_revision: review.revision, ...body });
       setStatus(`${PAST[body.action]} ${review.draft.subject ?? review.id}.`);
       setConflict(null);
       if (body.action !== 'chat' && body.action !== 'open') close();
-      else setMode(null);
+      else setMode(null), setReadAgain((n) => n + 1);
       await reload();
       return true;
     } catch (err) {
@@ -167,7 +173,7 @@ export function Queue({ base }) {
     ${conflictView}
     ${help && html`<${KeyHelp} onClose=${() => setHelp(false)} />`}
     ${openId
-      ? html`<${ReviewDetail} key=${openId} base=${base} id=${openId} mode=${mode} setMode=${setMode} decide=${decide}
+      ? html`<${ReviewDetail} key=${`${openId}/${readAgain}`} base=${base} id=${openId} mode=${mode} setMode=${setMode} decide=${decide}
           changed=${changedIds.has(openId)} inbox=${(id) => inboxes[id] ?? id} onLoaded=${(r) => (state.current.detail = r)} onClose=${close} />`
       : html`<h1>Review queue</h1>
         <p class="hint">Press <kbd>?</kbd> for the keys.</p>

@@ -92,7 +92,8 @@ export function ReviewDetail({ base, id, mode, setMode, decide, changed, inbox, 
   if (problem) return html`<section><h1>Review</h1><p role="alert" class="error">${problem}</p><button type="button" onClick=${onClose}>Back to the queue</button></section>`;
   if (!review) return html`<p>Loading…</p>`;
   const d = review.draft;
-  const can = (verb) => review.allowed_actions.includes(verb);
+  // Chat on a waiting review opens it first (see decide).
+  const can = (verb) => review.allowed_actions.includes(verb) || (verb === 'chat' && review.allowed_actions.includes('open'));
   return html`<article class="review" aria-labelledby="review-title">
     <button type="button" onClick=${onClose}>Back to the queue <kbd>Esc</kbd></button>
     <h1 id="review-title" tabindex="-1" ref=${heading}>${d.subject || '(no subject)'}</h1>

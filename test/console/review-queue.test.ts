@@ -40,6 +40,12 @@ function noPageErrors(l: PageLog, expected?: RegExp): void {
   assert.deepEqual(errors.filter((e) => !expected?.test(e)), [], 'nothing unexpected went wrong in the page');
 }
 
+/** Waits until the field has the keyboard: typed keys are text there, not commands. */
+async function focused(p: Page, label: string): Promise<void> {
+  const field = await p.getByLabel(label).elementHandle();
+  await p.waitForFunction((el) => el === document.activeElement, field, { timeout: 10_000 });
+}
+
 /** Moves the selection to the review's row with j/k, as a person would, from the queue. */
 async function select(p: Page, id: string): Promise<void> {
   if (await p.getByRole('heading', { name: 'Review queue' }).count() === 0) await p.keyboard.press('Escape');
@@ -95,9 +101,7 @@ test('e edits in place, shows the diff before sending; the relay gets the edited
   const id = await queue('Edit me');
   await select(page, id);
   await page.keyboard.press('e');
-  const text = page.getByLabel('Text');
-  await text.waitFor();
-  assert.equal(await text.evaluate((el) => el === document.activeElement), true, 'the text is focused for typing');
+  await focused(page, 'Text');
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nP.S. Coffee is on us.');
   // Keyboard alone: Tab to "Show changes", Enter; the diff is shown before anything is sent.
@@ -122,13 +126,38 @@ test('r rejects with feedback that reaches the agent', async () => {
   const id = await queue('Reject me');
   await select(page, id);
   await page.keyboard.press('r');
-  await page.getByLabel('Feedback for the agent').waitFor();
+  await focused(page, 'Feedback for the agent');
   await page.keyboard.type('Too early; wait for Dana to confirm the room.');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   const review = await agent.until(id, 'rejected');
   assert.equal(review.feedback, 'Too early; wait for Dana to confirm the room.');
   assert.equal(relay.received.some((m) => m.mail.subject === 'Reject me'), false);
+  noPageErrors(log);
+});
+
+test('? lists the keys; c chats with the agent, Esc goes back, x cancels', async () => {
+  const id = await queue('Talk first');
+  await select(page, id);
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard' });
+  await help.waitFor();
+  const listed = await help.locator('kbd').allInnerTexts();
+  assert.deepEqual(listed, ['j', 'k', 'Enter', 'a', 'e', 'r', 'c', 'x', 'Escape', '?']);
+  await page.keyboard.press('Escape');
+  await help.waitFor({ state: 'detached' });
+  await page.keyboard.press('c');
+  await focused(page, 'Message to the agent');
+  await page.keyboard.type('Is Dana the right contact, or her assistant?');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await agent.until(id, 'chatting');
+  const feedback = await svc.api.get(`/v1/reviews/${id}/feedback`, agent.key);
+  assert.equal(feedback.body.data.at(-1).message, 'Is Dana the right contact, or her assistant?');
+  await page.locator('dd').filter({ hasText: 'chatting' }).waitFor(); // the open review is read again
+  await page.keyboard.press('x');
+  await agent.until(id, 'cancelled');
+  await page.getByRole('heading', { name: 'Review queue' }).waitFor();
   noPageErrors(log);
 });
 
