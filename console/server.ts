@@ -29,13 +29,15 @@ const IMPORT_MAP = JSON.stringify({ imports: Object.fromEntries(Object.entries(V
 const IMPORT_MAP_HASH = crypto.createHash('sha256').update(IMPORT_MAP).digest('base64');
 
 // Only this origin, no inline script but the import map (by its hash), no eval, no inline style.
-// Mail HTML, when shown, goes into a sandboxed frame of its own, never into this document.
+// Mail html goes into a sandboxed frame of its own (frame-src), never into this document.
 export const CONSOLE_CSP = [
   "default-src 'none'",
   `script-src 'self' 'sha256-${IMPORT_MAP_HASH}'`,
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // The mail viewer's frame: the message's html, served by the API under a sandboxing policy of its own.
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

@@ -1,6 +1,7 @@
 // The console's entry: trade a one-time sign-in link for a session, or take a pasted token; then
 // pick an org and project and open the review queue.
 import { ApiError, call, get, projectPath } from './api.js';
+import { Mail } from './mail.js';
 import { Queue } from './queue.js';
 import { html, render, useEffect, useState } from './ui.js';
 
@@ -46,6 +47,7 @@ function SignIn({ problem, onSignedIn }) {
 function Shell({ me, onSignOut }) {
   const choices = me.orgs.flatMap((o) => o.projects.map((p) => ({ key: `${o.id}/${p.id}`, label: `${o.name} / ${p.name}`, org: o.id, project: p.id })));
   const [pick, setPick] = useState(choices[0]?.key ?? '');
+  const [view, setView] = useState('queue');
   const chosen = choices.find((c) => c.key === pick);
   return html`<header class="bar">
       <strong>agent-inbox</strong>
@@ -54,11 +56,17 @@ function Shell({ me, onSignOut }) {
         ${choices.map((c) => html`<option value=${c.key}>${c.label}</option>`)}
       </select></label>`}
       ${choices.length === 1 && html`<span>${choices[0].label}</span>`}
+      <nav aria-label="Views">
+        <button type="button" aria-pressed=${view === 'queue' ? 'true' : 'false'} onClick=${() => setView('queue')}>Review queue</button>
+        <button type="button" aria-pressed=${view === 'mail' ? 'true' : 'false'} onClick=${() => setView('mail')}>Mail</button>
+      </nav>
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
     ${chosen
-      ? html`<${Queue} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
+      ? view === 'queue'
+        ? html`<${Queue} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
+        : html`<${Mail} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
       : html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`}`;
 }
 

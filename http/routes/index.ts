@@ -4,6 +4,7 @@ import { adminRoutes } from './admin.ts';
 import { adminClaimRoutes } from './admin-claims.ts';
 import { adminMemberRoutes } from './admin-members.ts';
 import { adminSettingsRoutes } from './admin-settings.ts';
+import { adminMailRoutes } from './admin-mail.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
 import { contactRoutes } from './contacts.ts';
@@ -26,7 +27,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, adminMailRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

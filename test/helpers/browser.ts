@@ -37,19 +37,22 @@ export async function newVisitor(browser: Browser): Promise<BrowserContext> {
   return context;
 }
 
-export type PageLog = { errors: string[]; requests: string[] };
+/** `requests`: every request the page or its frames started; `answered`: those that got a response; `refused`: those the browser stopped, with why. */
+export type PageLog = { errors: string[]; requests: string[]; answered: string[]; refused: Array<{ url: string; error: string }> };
 
 /** A new page whose console errors, uncaught exceptions and requests are recorded. */
 export async function openPage(context: BrowserContext): Promise<{ page: Page; log: PageLog }> {
   const page = await context.newPage();
-  const log: PageLog = { errors: [], requests: [] };
+  const log: PageLog = { errors: [], requests: [], answered: [], refused: [] };
   page.on('console', (m) => {
     if (m.type() === 'error') log.errors.push(m.text());
   });
   page.on('pageerror', (e) => log.errors.push(e.message));
   page.on('request', (r) => log.requests.push(r.url()));
   // Chromium's console says only "404"; the address says which.
+  page.on('requestfailed', (r) => log.refused.push({ url: r.url(), error: r.failure()?.errorText ?? '' }));
   page.on('response', (r) => {
+    log.answered.push(r.url());
     if (r.status() >= 400) log.errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
   });
   return { page, log };

@@ -30,6 +30,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An inbox's messages for a console member, newest first, searchable.
+         * @description Without `q`, the newest messages (of `folder`, when given); with `q`, ranked full-text
+         *     matches, with the syntax of the agent plane's search. Entries carry no bodies.
+         */
+        get: operations["adminListMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** One message, with its text, html, headers' fields and attachments. */
+        get: operations["adminGetMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The message's html as an inert document, for the console's sandboxed frame.
+         * @description The html part as sent, served under `Content-Security-Policy: sandbox allow-popups
+         *     allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:`:
+         *     no script runs, no form posts, nothing is fetched (remote images, fonts and CSS `url()`s
+         *     included), and links open outside, in a new window. With `remote_images=true` images may
+         *     also load over http and https, the human having asked. Framed only by this origin; an
+         *     message with no html part is `404`.
+         */
+        get: operations["adminGetMessageHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** The message exactly as received (message/rfc822), as a download. */
+        get: operations["adminGetMessageRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        /** One part's decoded content as a download, served as the agent plane serves it. */
+        get: operations["adminGetAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/members": {
         parameters: {
             query?: never;
@@ -3682,6 +3813,160 @@ export interface operations {
             403: components["responses"]["Legacy"];
             404: components["responses"]["Legacy"];
             409: components["responses"]["Legacy"];
+        };
+    };
+    adminListMessages: {
+        parameters: {
+            query?: {
+                q?: string;
+                folder?: components["schemas"]["Folder"];
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSummaryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessageHtml: {
+        parameters: {
+            query?: {
+                remote_images?: boolean;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The html document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessageRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     adminListMembers: {
