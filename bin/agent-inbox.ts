@@ -12,7 +12,10 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     usage: 'bootstrap [--json] [--email E] [--name N] [--plan P]',
     about: 'create an org, project, owner, console token and enrollment token',
   },
-  'console-token': { usage: 'console-token --email E [--json]', about: 'mint a console session token (development identity provider)' },
+  'console-token': {
+    usage: 'console-token --email E [--json]\nconsole-token --email E --link [--json]',
+    about: 'mint a console session token, or with --link a one-time sign-in link to the web console (development identity provider)',
+  },
   snapshot: { usage: 'snapshot <id>', about: "a machine's persisted snapshot, version, state, transitions and legal verbs (JSON)" },
   machines: { usage: 'machines --mermaid', about: 'the state diagrams, generated from the machine definitions' },
   outbox: {

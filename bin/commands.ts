@@ -3,6 +3,7 @@ import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
+import { createSignInLink } from '../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
 import { signupGateOpen } from '../actors/signup.ts';
@@ -120,8 +121,15 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       return 0;
     }
     case 'console-token': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, json: { type: 'boolean' } } });
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, json: { type: 'boolean' }, link: { type: 'boolean' } } });
       if (!values.email) throw new ConfigError('--email is required');
+      if (values.link) {
+        const email = values.email;
+        const identity = await createIdentityProvider(config);
+        const link = await withDatabase(config, (db) => createSignInLink(db, identity, { email, baseUrl: config.publicBaseUrl, now: new Date() }));
+        print(values.json === true, { email: email.toLowerCase(), sign_in_link: link.url, expires_at: link.expires_at.toISOString() });
+        return 0;
+      }
       const token = await mintConsoleToken(config, values.email);
       print(values.json === true, { email: values.email.toLowerCase(), console_token: token });
       return 0;

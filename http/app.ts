@@ -17,11 +17,13 @@ export type AppOptions = {
   routes: RouteTable;
   /** The MCP endpoint, mounted at /mcp beside the REST operations (it calls them through the SDK). */
   mcp?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
+  /** The web console (`/console`, and `/` redirecting there): a transport of its own, mounted here. */
+  console?: Koa.Middleware;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function createApp({ services, routes, mcp }: AppOptions): Koa<ApiState> {
+export function createApp({ services, routes, mcp, console: consoleApp }: AppOptions): Koa<ApiState> {
   const api = loadApiDocument();
   const validators = compileValidators(api);
   const app = new Koa<ApiState>();
@@ -83,6 +85,8 @@ export function createApp({ services, routes, mcp }: AppOptions): Koa<ApiState> 
       await mcp(ctx.req, ctx.res);
     });
   }
+
+  if (consoleApp) app.use(consoleApp as Koa.Middleware<ApiState>);
 
   const router = new Router<ApiState>();
   for (const op of api.operations) {

@@ -107,9 +107,13 @@ export function checkProjectAssertion(auth: AgentAuth, asserted: unknown): void 
   }
 }
 
-export async function authenticateConsole(identity: IdentityProvider, header: string | undefined): Promise<ConsoleIdentity> {
-  const token = bearerToken(header);
-  if (!token) throw unauthorized('Send the console session token as "Authorization: Bearer <token>".');
+/**
+ * A bearer token, or else the web console's session cookie (HttpOnly, SameSite=Strict, so no
+ * other site's page can send it).
+ */
+export async function authenticateConsole(identity: IdentityProvider, header: string | undefined, cookie?: string): Promise<ConsoleIdentity> {
+  const token = bearerToken(header) ?? (cookie || null);
+  if (!token) throw unauthorized('Send the console session token as "Authorization: Bearer <token>", or sign in to the console.');
   try {
     return await identity.verify(token);
   } catch (err) {

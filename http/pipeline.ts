@@ -14,6 +14,7 @@ import {
   type IdempotencyScope,
 } from '../storage/idempotency.ts';
 import { sealerFor } from '../service/encryption.ts';
+import { SESSION_COOKIE } from '../service/identity.ts';
 import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
@@ -58,7 +59,7 @@ function authenticate(op: OperationSpec, s: Services): Middleware {
       ctx.state.rateWindow = window;
       requirePermission(auth, op.permissions);
     } else if (op.plane === 'console') {
-      const who = await authenticateConsole(s.identity, ctx.get('authorization'));
+      const who = await authenticateConsole(s.identity, ctx.get('authorization'), ctx.cookies.get(SESSION_COOKIE));
       ctx.state.console = await authorizeConsole(
         s.db,
         who,

@@ -18,9 +18,13 @@ const CLOCK_SKEW_SECONDS = 60;
 
 /**
  * Who is signed in. `email_verified` is true only when the token says so (`email_verified: true`):
- * claims and invitations bind to an email, and only a verified one may be bound to.
+ * claims and invitations bind to an email, and only a verified one may be bound to. `expires_at`:
+ * the token's `exp` (Unix seconds); a console session made from it ends then.
  */
-export type ConsoleIdentity = { email: string; subject: string; email_verified: boolean };
+export type ConsoleIdentity = { email: string; subject: string; email_verified: boolean; expires_at: number };
+
+/** The console page's session cookie: the session token itself, HttpOnly and SameSite=Strict. */
+export const SESSION_COOKIE = 'agent_inbox_session';
 
 export type IdentityProvider = {
   verify(token: string): Promise<ConsoleIdentity>;
@@ -82,7 +86,7 @@ async function verifyWith(
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : null;
   if (!email) throw new InvalidSessionError('the session token carries no email claim');
   if (payload.email_verified === false) throw new InvalidSessionError('the session email is not verified');
-  return { email, subject: payload.sub ?? email, email_verified: payload.email_verified === true };
+  return { email, subject: payload.sub ?? email, email_verified: payload.email_verified === true, expires_at: exp };
 }
 
 async function loadOrCreateDevKey(dataDir: string): Promise<{ privateKey: CryptoKey; publicJwk: jose.JWK }> {

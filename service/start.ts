@@ -9,6 +9,7 @@ import pg from 'pg';
 import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
 import { attachReviewerSocket } from '../http/reviewer-ws.ts';
+import { consoleTransport } from '../console/server.ts';
 import { answerClientErrors } from '../http/client-errors.ts';
 import { problemsBase } from '../http/pipeline.ts';
 import type { Services } from '../http/context.ts';
@@ -177,7 +178,7 @@ export async function startService(
       // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
       let selfUrl = '';
       const mcp = mcpHttpHandler({ apiBaseUrl: () => selfUrl });
-      const app = createApp({ services, routes: allRoutes(services), mcp });
+      const app = createApp({ services, routes: allRoutes(services), mcp, console: consoleTransport(services) });
       const server: http.Server = await new Promise<http.Server>((resolve, reject) => {
         const srv = app.listen(config.port, config.host, () => {
           srv.off('error', reject);

@@ -108,3 +108,15 @@ export async function countMembersOfOrg(db: Executor, orgId: string): Promise<nu
   const { rows } = await db.query<{ n: number }>('SELECT count(DISTINCT user_id)::int AS n FROM memberships WHERE org_id = $1', [orgId]);
   return rows[0]!.n;
 }
+
+/** Every membership of the user with this email, with its org's name, for the console's org picker. */
+export async function membershipsByEmail(db: Executor, email: string): Promise<Array<Membership & { org_name: string }>> {
+  const { rows } = await db.query<Membership & { org_name: string }>(
+    `SELECT m.org_id, m.user_id, m.project_id, m.role, o.name AS org_name
+       FROM memberships m JOIN users u ON u.id = m.user_id JOIN orgs o ON o.id = m.org_id
+      WHERE u.email = lower($1)
+      ORDER BY o.created_at, o.id`,
+    [email],
+  );
+  return rows;
+}

@@ -47,6 +47,23 @@ test('plan --org --tier changes the plan the service enforces and prints the new
   await assert.rejects(cli('plan', '--org', 'org_missing', '--tier', 'free'), (err: any) => err.code === 1 && /no org org_missing/.test(err.stderr));
 });
 
+test('console-token --link prints a one-time link to the console that signs that user in once', async () => {
+  await cli('bootstrap', '--json', '--email', 'linked@example.com');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', 'console-token', '--email', 'Linked@Example.com', '--link', '--json'], {
+    env: { ...env, PUBLIC_BASE_URL: svc.url },
+  });
+  const out = JSON.parse(stdout);
+  assert.equal(out.email, 'linked@example.com');
+  const link = new URL(out.sign_in_link);
+  assert.equal(`${link.origin}${link.pathname}`, `${svc.url}/console/`);
+  const code = link.hash.slice('#sign-in='.length);
+  const signIn = () => svc.api.post('/console/session', { code });
+  const first = await signIn();
+  assert.equal(first.status, 200);
+  assert.equal(first.body.email, 'linked@example.com');
+  assert.equal((await signIn()).status, 401);
+});
+
 test('a bad plan stops bootstrap with a message naming it', async () => {
   await assert.rejects(cli('bootstrap', '--plan', 'platinum'), (err: any) => err.code === 2 && /--plan/.test(err.stderr));
 });
@@ -89,7 +106,7 @@ after(() => fs.rm(elsewhere, { recursive: true, force: true }));
 /** The installed command (bin/agent-inbox.mjs), run from a folder outside the project. */
 const command = (args: string[], extraEnv: Record<string, string | undefined> = {}) =>
   run(process.execPath, [launcher, ...args], { cwd: elsewhere, env: { ...env, ...extraEnv } });
-const COMMAND_NAMES = ['start', 'bootstrap', 'console-token', 'snapshot', 'machines', 'outbox', 'reconcile', 'mcp'];
+const COMMAND_NAMES = ['start', 'bootstrap', 'console-token', 'snapshot', 'machines', 'outbox', 'reconcile', 'mcp', 'plan', 'signup'];
 const { version } = JSON.parse(await fs.readFile(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
 
 /** Runs the command expecting it to fail; its exit code and output. */

@@ -10,6 +10,7 @@ import { notFound } from '../../machines/problems.ts';
 import { presentInbox } from '../present/inboxes.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
 import { reviewPage } from './reviews.ts';
+import { createEventFeed } from '../sse.ts';
 
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 
@@ -17,7 +18,16 @@ const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id:
 const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind, category: categoryKind };
 
 export function adminReviewRoutes(s: Services): RouteTable {
+  const feed = createEventFeed(s);
   return {
+    adminStreamEvents: async (ctx) => {
+      // A console member reads the whole project: every agent's and every inbox's events.
+      await feed.open(ctx, {
+        scope: { ...at(ctx), agent_id: null, inbox_id: null },
+        types: ctx.state.query.types,
+        lastEventId: ctx.get('last-event-id') || ctx.state.query.last_event_id,
+      });
+    },
     adminGetReviewSettings: async (ctx) => {
       ctx.body = presentReviewSettings(await reviewSettings(s.db, at(ctx).org_id));
     },

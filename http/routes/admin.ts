@@ -1,4 +1,5 @@
 // Console plane: orgs, projects, agents, agent keys, enrollment tokens.
+import { consoleReach } from '../../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createAgent, createOrgWithOwner, createProject, issueAgentKey, revokeAgentKey } from '../../actors/tenancy.ts';
 import { findAgent, listAgents } from '../../storage/agents.ts';
@@ -13,6 +14,11 @@ const tenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project
 
 export function adminRoutes(s: Services): RouteTable {
   return {
+    adminGetMe: async (ctx) => {
+      const email = ctx.state.console!.email;
+      const reach = await consoleReach(s.db, email);
+      ctx.body = { email, orgs: reach.map((r) => ({ id: r.org.id, name: r.org.name, role: r.role, projects: r.projects.map(presentProject) })) };
+    },
     adminCreateOrg: async (ctx) => {
       const { org, project } = await createOrgWithOwner(s.db, {
         name: ctx.state.body.name,

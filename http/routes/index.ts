@@ -5,6 +5,7 @@ import { adminClaimRoutes } from './admin-claims.ts';
 import { adminMemberRoutes } from './admin-members.ts';
 import { adminSettingsRoutes } from './admin-settings.ts';
 import { billingRoutes } from './billing.ts';
+import { adminMailRoutes } from './admin-mail.ts';
 import { adminReviewRoutes } from './admin-reviews.ts';
 import { adminRuleRoutes } from './admin-rules.ts';
 import { categoryRoutes } from './categories.ts';
@@ -30,7 +31,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes, categoryRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes, categoryRoutes, adminMailRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

@@ -143,7 +143,7 @@ export function messageRoutes(s: Services): RouteTable {
  * Every download: never rendered as a page of this origin (a sandbox CSP, no type sniffing), always
  * saved as a file, named by RFC 6266 with `filename*` for names beyond ASCII.
  */
-function setDownloadHeaders(ctx: ApiContext, type: string, filename: string | null): void {
+export function setDownloadHeaders(ctx: ApiContext, type: string, filename: string | null): void {
   ctx.type = type;
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Security-Policy', 'sandbox');

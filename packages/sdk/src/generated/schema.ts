@@ -30,6 +30,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An inbox's messages for a console member, newest first, searchable.
+         * @description Without `q`, the newest messages (of `folder`, when given); with `q`, ranked full-text
+         *     matches, with the syntax of the agent plane's search. Entries carry no bodies.
+         */
+        get: operations["adminListMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** One message, with its text, html, headers' fields and attachments. */
+        get: operations["adminGetMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The message's html as an inert document, for the console's sandboxed frame.
+         * @description The html part as sent, served under `Content-Security-Policy: sandbox allow-popups
+         *     allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:`:
+         *     no script runs, no form posts, nothing is fetched (remote images, fonts and CSS `url()`s
+         *     included), and links open outside, in a new window. With `remote_images=true` images may
+         *     also load over http and https, the human having asked. Framed only by this origin; an
+         *     message with no html part is `404`.
+         */
+        get: operations["adminGetMessageHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /** The message exactly as received (message/rfc822), as a download. */
+        get: operations["adminGetMessageRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        /** One part's decoded content as a download, served as the agent plane serves it. */
+        get: operations["adminGetAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/members": {
         parameters: {
             query?: never;
@@ -292,6 +423,32 @@ export interface paths {
          *     the feedback. Needs the `write` role.
          */
         post: operations["adminDecideReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The project's live events for the console, with replay from a resume id.
+         * @description The same stream as `GET /v1/events/stream` (ids, resume with `Last-Event-ID` or
+         *     `last_event_id`, `types`, heartbeats), reaching every event of the project in the path: the
+         *     web console keeps its review queue current with it. A member of another org gets `404`, never
+         *     a stream.
+         */
+        get: operations["adminStreamEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -692,6 +849,28 @@ export interface paths {
         put?: never;
         /** Create an org with a first project; the caller becomes its owner. */
         post: operations["adminCreateOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the session belongs to, and the orgs and projects it may open.
+         * @description The web console's first call after signing in. Each org the caller is a member of, with the
+         *     caller's org-wide role (null when the memberships are per project) and the projects the caller
+         *     may open: every project of the org for an org-wide member, else those with a membership.
+         */
+        get: operations["adminGetMe"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5170,6 +5349,160 @@ export interface operations {
             409: components["responses"]["Legacy"];
         };
     };
+    adminListMessages: {
+        parameters: {
+            query?: {
+                q?: string;
+                folder?: components["schemas"]["Folder"];
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSummaryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessageHtml: {
+        parameters: {
+            query?: {
+                remote_images?: boolean;
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The html document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetMessageRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                /** @description `msg_...` */
+                message_id: components["parameters"]["MessageId"];
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
     adminListMembers: {
         parameters: {
             query?: never;
@@ -5606,6 +5939,40 @@ export interface operations {
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
             409: components["responses"]["Problem"];
+        };
+    };
+    adminStreamEvents: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types; all when omitted. */
+                types?: string;
+                /** @description Resume after this event id. */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event id; wins over `last_event_id`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
         };
     };
     adminGetMachine: {
@@ -6166,6 +6533,36 @@ export interface operations {
                 };
             };
             400: components["responses"]["Legacy"];
+            401: components["responses"]["Legacy"];
+        };
+    };
+    adminGetMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        orgs: {
+                            id: string;
+                            name: string;
+                            /** @enum {string|null} */
+                            role: "owner" | "admin" | "member" | "viewer" | "billing" | null;
+                            projects: components["schemas"]["Project"][];
+                        }[];
+                    };
+                };
+            };
             401: components["responses"]["Legacy"];
         };
     };
