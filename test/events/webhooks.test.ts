@@ -11,7 +11,8 @@ sink.on('data', (chunk: Buffer) => logged.push(chunk.toString('utf8')));
 const svc = await startTestService({ log: createLogger('debug', sink) });
 // The same database, with private targets refused, as a production API process.
 const strict = await startTestService({ databaseUrl: svc.databaseUrl, roles: ['api'], env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
-const tenant = await createTenant(svc);
+// Many registrations in one org: a plan without a webhook limit.
+const tenant = await createTenant(svc, { plan: 'enterprise' });
 const agent = await tenant.enroll('hooks-agent');
 const sibling = await tenant.enroll('sibling-agent');
 const inbox = await addInbox(svc, tenant, agent.agentId);

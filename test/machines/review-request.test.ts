@@ -174,6 +174,7 @@ describe('review request: reviewer decisions', () => {
       assert.equal(step.snapshot.context.feedback, 'Good.');
       assert.deepEqual(intents(step), [
         ['recordFeedback', { kind: 'approve', by: 'human', revision: 1, feedback: 'Good.' }],
+        ['countCategoryOutcome', { category_id: 'cat_demo', outcome: 'approve' }],
         ['emitReviewEvent', { type: 'review.approved' }],
         ['deliver', { mode: 'review', revision: 1 }],
       ]);
@@ -187,6 +188,7 @@ describe('review request: reviewer decisions', () => {
       assert.equal(step.snapshot.context.revision, 1);
       assert.deepEqual(intents(step), [
         ['recordFeedback', { kind: 'edit', by: 'human', revision: 1, feedback: null, diff: { subject: 1 } }],
+        ['countCategoryOutcome', { category_id: 'cat_demo', outcome: 'edit' }],
         ['emitReviewEvent', { type: 'review.edited' }],
         ['deliver', { mode: 'review', revision: 1 }],
       ]);
@@ -198,6 +200,7 @@ describe('review request: reviewer decisions', () => {
       assert.equal(step.snapshot.context.feedback, 'Too terse.');
       assert.deepEqual(intents(step), [
         ['recordFeedback', { kind: 'reject', by: 'human', revision: 1, feedback: 'Too terse.' }],
+        ['countCategoryOutcome', { category_id: 'cat_demo', outcome: 'reject' }],
         ['emitReviewEvent', { type: 'review.rejected' }],
       ]);
     });
