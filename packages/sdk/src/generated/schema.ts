@@ -4171,7 +4171,7 @@ export interface components {
             graduate_min_age_hours?: number;
         } | null;
         CategoryCreate: {
-            /** @description Display name; mutable */
+            /** @description Display name; mutable, never a reference key. */
             name: string;
             /** @description Matcher text the agent reads. */
             description?: string;
@@ -4211,13 +4211,13 @@ export interface components {
         };
         CategoryBacklog: {
             category_id: string;
-            /** @description Drafts in needs_review */
+            /** @description Drafts in needs_review, in_review or chatting. */
             queued: number;
             /** @description Queued drafts composed within `staleness_tolerance` versions of the rules high-water. */
             current_enough: number;
             /** @description Queued drafts composed under older rules. */
             needs_redraft: number;
-            /** @description How many rules versions behind a draft may be and still count current-enough (0 */
+            /** @description How many rules versions behind a draft may be and still count current-enough (0, as for a redraft's born_stale check). */
             staleness_tolerance: number;
             /** @description The project's rules high-water. */
             rules_version: number;
