@@ -1,6 +1,6 @@
 // Reading an SMTP server's replies off a bare socket, for the tests and benches that speak SMTP
 // themselves (to see replies nodemailer would not show, or to keep a load generator lean).
-import type net from 'node:net';
+import net from 'node:net';
 
 /**
  * The replies arriving on `socket`, in order. `next()` resolves with the next whole reply, its
@@ -41,4 +41,17 @@ export function smtpReplies(socket: net.Socket): { next(): Promise<string> } {
       return new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
     },
   };
+}
+
+/** A bare SMTP dialogue with the server on `port`: the greeting, then the reply to each line. */
+export async function smtpDialogue(port: number, lines: string[]): Promise<string[]> {
+  const socket = net.connect(port, '127.0.0.1');
+  const { next } = smtpReplies(socket);
+  const replies = [await next()];
+  for (const line of lines) {
+    socket.write(`${line}\r\n`);
+    replies.push(await next());
+  }
+  socket.end();
+  return replies;
 }

@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
-import net from 'node:net';
 import { sendRaw } from '../helpers/mail.ts';
-import { smtpReplies } from '../helpers/smtp-replies.ts';
+import { smtpDialogue } from '../helpers/smtp-replies.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
@@ -150,29 +149,17 @@ test('every message of the hostile corpus is answered 250 and readable through t
   assert.ok(search.body.data.length >= 2, 'the long subjects are searchable');
 });
 
-/** A bare SMTP dialogue: the greeting, then the reply to each line. */
-async function smtpDialogue(lines: string[]): Promise<string[]> {
-  const socket = net.connect(svc.smtpPort!, '127.0.0.1');
-  const { next } = smtpReplies(socket);
-  const replies = [await next()];
-  for (const line of lines) {
-    socket.write(`${line}\r\n`);
-    replies.push(await next());
-  }
-  socket.end();
-  return replies;
-}
 
 // smtp-server refuses these itself, with 501; this holds the reply permanent (5xx), whatever the
 // server, since a 451 would have the sender retry for days.
 test('envelope addresses holding a NUL, or of 3 KB, are refused for good, never deferred', async () => {
   const inbox = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { address: string };
   for (const address of ['a\u0000b@agents.test', `${noise(3000)}@agents.test`]) {
-    const replies = await smtpDialogue(['EHLO peer.example', 'MAIL FROM:<s@example.com>', `RCPT TO:<${address}>`, 'QUIT']);
+    const replies = await smtpDialogue(svc.smtpPort!, ['EHLO peer.example', 'MAIL FROM:<s@example.com>', `RCPT TO:<${address}>`, 'QUIT']);
     assert.match(replies[3]!, /^5\d\d /, `RCPT ${address.slice(0, 20)}: ${replies[3]}`);
   }
   for (const address of ['s\u0000x@example.com', `${noise(3000)}@example.com`]) {
-    const replies = await smtpDialogue(['EHLO peer.example', `MAIL FROM:<${address}>`, `RCPT TO:<${inbox.address}>`, 'QUIT']);
+    const replies = await smtpDialogue(svc.smtpPort!, ['EHLO peer.example', `MAIL FROM:<${address}>`, `RCPT TO:<${inbox.address}>`, 'QUIT']);
     assert.match(replies[2]!, /^5\d\d /, `MAIL ${address.slice(0, 20)}: ${replies[2]}`);
   }
 });

@@ -1,12 +1,11 @@
 // Real mail over loopback SMTP to the running service, read back over HTTP.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sendMail, sendRaw } from '../helpers/mail.ts';
-import { smtpReplies } from '../helpers/smtp-replies.ts';
+import { smtpDialogue } from '../helpers/smtp-replies.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mail');
@@ -36,18 +35,6 @@ async function countRows(table: string, inboxId: string): Promise<number> {
   return rows[0].n;
 }
 
-/** A bare SMTP dialogue, for replies nodemailer would not show: the greeting, then the reply to each line. */
-async function smtpDialogue(lines: string[]): Promise<string[]> {
-  const socket = net.connect(svc.smtpPort!, '127.0.0.1');
-  const { next } = smtpReplies(socket);
-  const replies = [await next()];
-  for (const line of lines) {
-    socket.write(`${line}\r\n`);
-    replies.push(await next());
-  }
-  socket.end();
-  return replies;
-}
 
 test('a plain-text message is stored and read back with its fields', async () => {
   const inbox = await newInbox();
@@ -272,7 +259,7 @@ test('an oversized message is refused with 552 and nothing is stored', async () 
 });
 
 test('SIZE is advertised, and a MAIL FROM declaring more is refused with 552', async () => {
-  const replies = await smtpDialogue(['EHLO client.example', 'MAIL FROM:<a@example.org> SIZE=30000000', 'QUIT']);
+  const replies = await smtpDialogue(svc.smtpPort!, ['EHLO client.example', 'MAIL FROM:<a@example.org> SIZE=30000000', 'QUIT']);
   assert.match(replies[1]!, /^250[- ]SIZE 26214400$/m);
   assert.match(replies[1]!, /^250[- ]ENHANCEDSTATUSCODES$/m);
   assert.doesNotMatch(replies[1]!, /AUTH/, 'no authentication on an inbound MX');
