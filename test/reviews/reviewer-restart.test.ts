@@ -61,6 +61,11 @@ test('killed with a push awaiting its retry, an armed escalation and an unread S
   const escalatedId = (await silentInbox.send(draft('restart escalation'))).body.review_id;
   const streamedId = (await streamed.send(draft('restart stream'))).body.review_id;
   await waitFor(() => receiver.requests.length >= 1, 'the first, refused push', 15_000);
+  // Killed only once the refusal is recorded (the second attempt queued): killed before that, the
+  // first attempt's job would wait for its 60 s expiry instead, which is another drill.
+  await waitFor(async () => (await db.query(
+    `SELECT 1 FROM pgboss.job WHERE name = 'reviewer-push' AND state = 'created' AND (data->>'attempt')::int = 2`,
+  )).rowCount === 1, 'the second attempt to be queued', 15_000);
   const armed = await db.query(`SELECT name FROM pgboss.job WHERE data->>'review_id' = $1 AND name = 'review-escalation' AND state = 'created'`, [escalatedId]);
   assert.equal(armed.rowCount, 1, 'the escalation timer is armed');
 
