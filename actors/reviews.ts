@@ -22,7 +22,9 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
 import { claimBornStale, highWater } from '../storage/rules.ts';
-import { reserveSend, settleReservation } from '../storage/usage.ts';
+import { sendAllowances, settleReservation } from '../storage/usage.ts';
+import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
+import { reserveWithinCaps } from './send-caps.ts';
 import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
@@ -114,9 +116,8 @@ export function rejectReviewEvent(s: AnyMachineSnapshot, event: EventObject, row
 }
 
 // Delivery consumes a send's reservation into the month's and day's counters, in the delivery's
-// transaction; a cancel, reject or failure releases it. A rejected draft revised back into review
-// reserves its recipients again on the org (it was admitted under the caps once; a revision is
-// not refused for them, it holds its place in the count until it is settled again).
+// transaction; a cancel, reject or failure releases it. A revision reserves its recipients again
+// before it is applied (see composer.revise), under the caps like a new send.
 async function settleUsage(ctx: EffectContext, type: string, context: ReviewContext): Promise<void> {
   const row = ctx.row;
   const draft = context.draft ?? {};
@@ -126,8 +127,6 @@ async function settleUsage(ctx: EffectContext, type: string, context: ReviewCont
     await settleReservation(ctx.tx, { ...at, outcome: 'consume', sent_recipients: recipients });
   } else if (type === 'review.cancelled' || type === 'review.rejected' || type === 'review.failed') {
     await settleReservation(ctx.tx, { ...at, outcome: 'release', sent_recipients: 0 });
-  } else if (type === 'review.needs_review' && ctx.previousState === 'rejected') {
-    await reserveSend(ctx.tx, { ...at, recipients, token_id: null });
   }
 }
 
@@ -413,13 +412,24 @@ async function recordFrontRun(s: ReviewServices, scope: ReviewScope, id: string,
 
 export type RecipientLists = { to?: unknown; cc?: unknown };
 
-/** Recipients of a revision, refused in the send path's order (block, allowlist, suppression). */
-async function checkedRecipients(db: Executor, row: ReviewRow, lists: RecipientLists, current: { to: Recipient[]; cc: Recipient[] }) {
+/**
+ * Recipients of a revision, refused in the send path's order (the enrollment key's domains,
+ * block, allowlist, suppression).
+ */
+async function checkedRecipients(
+  db: Executor,
+  row: ReviewRow,
+  lists: RecipientLists,
+  current: { to: Recipient[]; cc: Recipient[] },
+  allowedDomains: string[] | null,
+) {
   const to = lists.to === undefined ? current.to : parseList('to', lists.to);
   const cc = lists.cc === undefined ? current.cc : parseList('cc', lists.cc);
   if (to.length === 0) throw badRequest('to', 'A draft needs at least one recipient in to.', 'required');
   if (to.length + cc.length > MAX_RECIPIENTS) throw badRequest('to', `At most ${MAX_RECIPIENTS} recipients (to plus cc).`, 'too_many');
   const addresses = [...to, ...cc].map((r) => r.email);
+  const outside = firstDisallowed(addresses, allowedDomains);
+  if (outside) throw domainNotAllowed('to', outside.slice(outside.lastIndexOf('@') + 1), allowedDomains!);
   const data = await sendCheckData(db, { org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id }, addresses);
   throwRecipientRejection(checkRecipients({ recipients: addresses, contacts: data.contacts, suppressed: data.suppressed }));
   return { to, cc };
@@ -492,9 +502,16 @@ export const composer = {
       if (snapshot.can(probe) && builtAgainst < rulesVersion && (await claimBornStale(s.db, row.org_id, row.id, rulesVersion))) {
         throw bornStale(builtAgainst, rulesVersion);
       }
-      if ((input.to !== undefined || input.cc !== undefined) && snapshot.can(probe)) {
+      if (snapshot.can(probe)) {
         const current = { to: (snapshot.context.draft.to as Recipient[]) ?? [], cc: (snapshot.context.draft.cc as Recipient[]) ?? [] };
-        Object.assign(draft, await checkedRecipients(tx, row, input, current));
+        const allowances = await sendAllowances(tx, row.org_id, row.agent_id);
+        const lists = input.to !== undefined || input.cc !== undefined ? await checkedRecipients(tx, row, input, current, allowances.allowed_domains) : current;
+        if (lists !== current) Object.assign(draft, lists);
+        // The revision's recipients take the place of what the review held (nothing after a
+        // reject), under the caps like a new send: more than it held is refused past a cap.
+        const held = await settleReservation(tx, { org_id: row.org_id, review_id: row.id, outcome: 'release', sent_recipients: 0 });
+        const recipients = lists.to.length + lists.cc.length;
+        await reserveWithinCaps(tx, s.config.plans, allowances, { org_id: row.org_id, review_id: row.id, recipients }, new Date(), held);
       }
       if (input.subject !== undefined) draft.subject = input.subject;
       if (alias.text !== undefined) draft.text = alias.text;

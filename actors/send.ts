@@ -9,8 +9,6 @@ import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent, invalidIntent, type IntentProblem } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
 import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
-import { UNLIMITED, planOf } from '../machines/policy/plans.ts';
-import { checkSendCaps } from '../machines/policy/quotas.ts';
 import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
 import { MAX_RECIPIENTS, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
@@ -36,7 +34,8 @@ import {
   type ReviewRow,
 } from '../storage/reviews.ts';
 import { findThread } from '../storage/threads.ts';
-import { reserveSend, sendAllowances, type SendAllowances } from '../storage/usage.ts';
+import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
+import { reserveWithinCaps } from './send-caps.ts';
 import { currentRulesVersion, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
@@ -262,32 +261,6 @@ async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limi
   );
 }
 
-/**
- * Reserves the send's recipients against the plan's daily and monthly caps and the enrollment
- * key's daily sending; over any of them it throws 403 quota_exceeded and the transaction (the
- * review with it) rolls back.
- */
-async function reserveWithinCaps(tx: pg.PoolClient, s: SendServices, p: PreparedSend, reviewId: string, recipients: number, now: Date): Promise<void> {
-  const a = p.allowances;
-  const plan = planOf(a.plan_tier, s.config.plans);
-  // Only a key with a daily allowance has its sends reserved and counted against it.
-  const tokenId = a.token_daily_send_limit === null ? null : a.token_id;
-  // With no cap to check there is nothing to reserve against, and no reason to queue this org's
-  // sends behind one row lock (delivery still counts every send).
-  if (plan.daily_message_cap === UNLIMITED && plan.included_messages_monthly === UNLIMITED && tokenId === null) return;
-  const usage = await reserveSend(tx, { org_id: p.inbox.org_id, review_id: reviewId, recipients, token_id: tokenId });
-  const refusal = checkSendCaps({
-    delta: recipients,
-    plan,
-    reserved: usage.reserved,
-    day_sent: usage.day_sent,
-    month_total: usage.month_total,
-    token: usage.token && { limit: a.token_daily_send_limit, ...usage.token },
-    now,
-  });
-  if (refusal) throw quotaExceeded(refusal.detail, refusal.figures);
-}
-
 export type Submitted = { review: ReviewRow; released: boolean; policy: EffectiveReviewPolicy };
 
 /**
@@ -381,7 +354,7 @@ export async function submitSend(
     event.rules_version = await currentRulesVersion(tx, submission);
     const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event);
     // Last, so the org's usage row stays locked only until the commit that follows.
-    await reserveWithinCaps(tx, s, p, submission.id, recipientCount, now);
+    await reserveWithinCaps(tx, s.config.plans, p.allowances, { org_id: inbox.org_id, review_id: submission.id, recipients: recipientCount }, now);
     const review: ReviewRow = {
       ...submission,
       state: applied.row.state,

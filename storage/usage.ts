@@ -71,12 +71,12 @@ export async function reserveSend(
  * Settles a review's reservation: `consume` (delivered) counts the send in this month and day and
  * on its token's day; `release` (cancelled, rejected, failed) only gives the reservation back.
  * A review settled already holds nothing, so a second settlement moves no reservation (a consume
- * still counts: every delivery is a sent message).
+ * still counts: every delivery is a sent message). Returns the recipients the review held.
  */
 export async function settleReservation(
   tx: Executor,
   r: { org_id: string; review_id: string; outcome: 'consume' | 'release'; sent_recipients: number },
-): Promise<void> {
+): Promise<number> {
   const { rows } = await tx.query<{ n: number; token_id: string | null }>({
     name: 'usage-settle-review',
     text: `UPDATE reviews x SET reserved_recipients = 0, reserved_token_id = NULL
@@ -101,7 +101,7 @@ export async function settleReservation(
       values: [r.org_id, held.token_id, held.n],
     });
   }
-  if (r.outcome === 'release') return;
+  if (r.outcome === 'release') return held?.n ?? 0;
   await tx.query({
     name: 'usage-count-sent',
     text: `INSERT INTO usage_periods (org_id, period, sent_messages, sent_recipients)
@@ -118,6 +118,7 @@ export async function settleReservation(
       values: [r.org_id, held.token_id, r.sent_recipients],
     });
   }
+  return held?.n ?? 0;
 }
 
 /** What one org received in one transaction: messages, the copies stored (one per inbox), bytes. */

@@ -2664,9 +2664,13 @@ export interface paths {
          *     to the current revision; an older one is `409 stale` and changes nothing (re-read the review
          *     and its feedback, re-apply, resubmit; at most 3 times). The named fields replace the
          *     draft's; the review returns to `needs_review` with `revision + 1` (event
-         *     `review.needs_review`). New recipients pass the contact list and suppression checks of a
-         *     send (`403 recipient_blocked`, `422 recipient_suppressed`); the recipient limit counts the
-         *     recipients of the first submission. `body` is the deprecated alias of `text`.
+         *     `review.needs_review`). New recipients pass the checks of a send (`400 domain_not_allowed`
+         *     outside the enrollment key's domains, `403 recipient_blocked`, `422 recipient_suppressed`);
+         *     the recipient limit counts the recipients of the first submission. The revision's
+         *     recipients are held against the plan's daily message cap and monthly quota and the
+         *     enrollment key's daily sending in place of what the review held (a rejected draft holds
+         *     nothing): asking for more than it held past a cap is `403 quota_exceeded` with every field
+         *     of a send's refusal, and nothing changes. `body` is the deprecated alias of `text`.
          *     `rules_version` names the rules high-water the redraft was built against (`GET /v1/rules`;
          *     omitted, the draft's own). Older than the project's high-water is `409 born_stale`, with
          *     the current high-water as the `rules_version` entry of `errors[]`, and nothing changes:

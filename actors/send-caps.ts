@@ -1,0 +1,44 @@
+// A send's recipients held against the plan's daily and monthly caps and the enrollment key's
+// daily sending, shared by a new send and by a revision of a draft: both are refused alike, with
+// 403 quota_exceeded and every quota figure, and the caller's transaction rolls back.
+import type { Executor } from '../storage/db.ts';
+import { quotaExceeded } from '../machines/problems.ts';
+import { UNLIMITED, planOf, type Plans } from '../machines/policy/plans.ts';
+import { checkSendCaps } from '../machines/policy/quotas.ts';
+import { reserveSend, type SendAllowances } from '../storage/usage.ts';
+
+export type Reservation = { org_id: string; review_id: string; recipients: number };
+
+/**
+ * Reserves the recipients and throws 403 quota_exceeded when they pass a cap. `holding` is what
+ * the review held before (a revision's reservation, released by the caller just before): a
+ * revision that asks for no more recipients than it held keeps its place and is not refused,
+ * even if other traffic filled the period meanwhile.
+ */
+export async function reserveWithinCaps(
+  tx: Executor,
+  plans: Plans,
+  a: SendAllowances,
+  r: Reservation,
+  now: Date,
+  holding = 0,
+): Promise<void> {
+  const plan = planOf(a.plan_tier, plans);
+  // Only a key with a daily allowance has its sends reserved and counted against it.
+  const tokenId = a.token_daily_send_limit === null ? null : a.token_id;
+  // With no cap to check there is nothing to reserve against, and no reason to queue this org's
+  // sends behind one row lock (delivery still counts every send).
+  if (plan.daily_message_cap === UNLIMITED && plan.included_messages_monthly === UNLIMITED && tokenId === null) return;
+  const usage = await reserveSend(tx, { ...r, token_id: tokenId });
+  if (r.recipients <= holding) return;
+  const refusal = checkSendCaps({
+    delta: r.recipients,
+    plan,
+    reserved: usage.reserved,
+    day_sent: usage.day_sent,
+    month_total: usage.month_total,
+    token: usage.token && { limit: a.token_daily_send_limit, ...usage.token },
+    now,
+  });
+  if (refusal) throw quotaExceeded(refusal.detail, refusal.figures);
+}
