@@ -17,8 +17,8 @@ import type { ReviewEvent } from '../machines/review-request.ts';
 import { composeMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay, type RelayConfig } from '../mail/outbound/relay.ts';
 import { signUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
-import { ingestMessageIn } from '../mail/inbound/ingest.ts';
-import { parseMessage } from '../mail/parse.ts';
+import { InboundQuotaError, ingestMessageIn, ingestMessagesIn, type IngestInput, type StoredMessage } from '../mail/inbound/ingest.ts';
+import { parseMessage, type ParsedMail } from '../mail/parse.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
@@ -38,6 +38,7 @@ import {
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
 import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
+import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';
 
@@ -130,6 +131,26 @@ async function deliverLocked(deps: DeliveryDeps, conn: pg.PoolClient, p: { org_i
   }
 
   const parsed = await parseMessage(raw);
+  try {
+    await storeDelivered(deps, row, inbox, attempt, { raw, parsed, hosted, external, relay });
+  } catch (err) {
+    if (!(err instanceof InboundQuotaError)) throw err;
+    return deferOverQuota(deps, conn, row, key, attempt, err, external.length > 0 && relay !== null);
+  }
+  log.info({ message_id: attempt.message_id, external: external.length, internal: hosted.length }, 'review delivered');
+}
+
+type Outgoing = { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; external: string[]; relay: RelayConfig | null };
+
+/**
+ * One transaction: the outbox copy (no relay), the sender's SENT copy and the hosted recipients'
+ * copies, and the review's outcome. The copies are stored and metered together, so the sender's
+ * and the recipients' usage rows are locked in org-id order whichever way the mail goes; a
+ * recipient org past its monthly quota or storage throws InboundQuotaError and nothing is stored.
+ */
+async function storeDelivered(deps: DeliveryDeps, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow, o: Outgoing): Promise<void> {
+  const { raw, parsed, hosted, external, relay } = o;
+  const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
   await withTransaction(deps.db, async (tx) => {
     if (external.length > 0 && !relay) {
       await insertOutbox(tx, {
@@ -146,20 +167,37 @@ async function deliverLocked(deps: DeliveryDeps, conn: pg.PoolClient, p: { org_i
       });
     }
     // The sender's copy (it publishes nothing: a sent message is not news to its own inbox).
-    const [copy] = await ingestMessageIn(tx, deps.queue, {
-      raw,
-      parsed,
-      recipients: [inbox],
-      envelope_from: inbox.address,
-      folder: 'SENT',
-      direction: 'outbound',
-      review_id: row.id,
-    });
-    if (hosted.length > 0) await ingestMessageIn(tx, deps.queue, { raw, parsed, recipients: hosted, envelope_from: inbox.address });
+    const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
+    const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
+    const [[copy]] = (await ingestMessagesIn(tx, deps.queue, [sentCopy, ...received], deps.config.plans)) as [StoredMessage[]];
     await setDeliveryPhase(tx, key, 'sent', { route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox' });
     await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
   });
-  log.info({ message_id: attempt.message_id, external: external.length, internal: hosted.length }, 'review delivered');
+}
+
+/**
+ * A hosted recipient's org cannot take mail now (monthly quota or storage): what an SMTP peer
+ * hears as 452, a temporary failure. Nothing was stored; the delivery is deferred and retried
+ * like a relay's temporary failure, with the sender's reservation still held, and after
+ * MAX_DEFERRALS tries the send fails. The receiving org's owners are told as for inbound SMTP.
+ * A relay that already took the external recipients' copy keeps its phase `sent`, so a retry
+ * never hands it over again.
+ */
+async function deferOverQuota(
+  deps: DeliveryDeps,
+  conn: pg.PoolClient,
+  row: ReviewRow,
+  key: Key,
+  attempt: DeliveryRow,
+  err: InboundQuotaError,
+  relaySent: boolean,
+): Promise<void> {
+  const error = `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`;
+  deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
+  await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
+  await setDeliveryPhase(conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, countTry: true });
+  if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`);
+  throw new Error(`delivery deferred: ${error}`);
 }
 
 async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {

@@ -89,18 +89,31 @@ export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): 
  * recipients' copies and the sender's SENT copy together with the review's outcome.
  */
 export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: IngestInput): Promise<StoredMessage[]> {
-  const prepared = [await prepare(input)];
+  return (await ingestMessagesIn(tx, queue, [input]))[0]!;
+}
+
+/**
+ * Several messages inside the caller's transaction, locked and counted as one batch: the
+ * thread-key locks first, then every org's usage rows in org-id order (see meter). Internal
+ * delivery stores the sender's SENT copy and the recipients' copies with one call, so a delivery
+ * from org A to org B and one from B to A lock A's and B's rows in the same order. With `plans`,
+ * an org receiving a copy past its monthly quota or storage throws InboundQuotaError.
+ */
+export async function ingestMessagesIn(tx: pg.PoolClient, queue: Queue, inputs: IngestInput[], plans?: Plans): Promise<StoredMessage[][]> {
+  const prepared = await Promise.all(inputs.map(prepare));
   const lock = lockStatement(locksOf(prepared));
   if (lock) await tx.query(lock);
   const stored = await storeAll(tx, queue, prepared);
-  await meter(tx, prepared, stored);
-  return stored[0]!;
+  await meter(tx, prepared, stored, plans);
+  return stored;
 }
 
 /**
  * Counts what was stored, per org, in the storing transaction: bytes of every new copy, and the
- * received messages and copies of inbound mail. With `plans`, an org taken past its monthly
- * quota or storage throws InboundQuotaError, and the transaction stores nothing.
+ * received messages and copies of inbound mail. One statement an org, in org-id order, so every
+ * transaction that meters locks the orgs' usage rows in the same order. With `plans`, an org that
+ * received a copy and is taken past its monthly quota or storage throws InboundQuotaError, and
+ * the transaction stores nothing (a sender's own SENT copy is never refused).
  */
 async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMessage[][], plans?: Plans): Promise<void> {
   const byOrg = new Map<string, Received & { inbox: InboxRow }>();
@@ -114,6 +127,8 @@ async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMess
       if (!r) byOrg.set(org, (r = { org_id: org, messages: 0, copies: 0, bytes: 0, inbox: copy.inbox }));
       r.bytes += m.input.raw.length;
       if (!inbound) continue;
+      // A refusal names an inbox that was to receive the message.
+      if (r.copies === 0) r.inbox = copy.inbox;
       r.copies++;
       if (!orgsOfMessage.has(org)) r.messages++;
       orgsOfMessage.add(org);
@@ -124,7 +139,8 @@ async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMess
   if (!plans) return;
   for (const a of after) {
     const plan = planOf(a.plan_tier, plans);
-    const inbox = byOrg.get(a.org_id)!.inbox;
+    const { inbox, copies } = byOrg.get(a.org_id)!;
+    if (copies === 0) continue;
     if (plan.included_messages_monthly !== UNLIMITED && a.month_total > plan.included_messages_monthly) {
       throw new InboundQuotaError(a.org_id, inbox, 'monthly_message_quota');
     }

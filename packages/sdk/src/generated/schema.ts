@@ -2865,6 +2865,16 @@ export interface paths {
          *     outcome unknown, and the review stays in its state with `send_needs_reconciliation: true`
          *     (every verb `409 send_needs_reconciliation`) until an operator, having looked its Message-ID
          *     up in the relay's log, resolves it (`agent-inbox reconcile`). It is never sent again.
+         *
+         *     A hosted recipient's org bounds internal delivery as it bounds inbound SMTP: when storing
+         *     the copy would take that org past its monthly message quota or its storage, nothing is
+         *     stored (not the recipients' copies, not the `SENT` copy) and the delivery is deferred as
+         *     the `452 4.2.2` an SMTP sender would hear: retried with the same backoff as a relay's
+         *     temporary refusal, with the send's reservation still held, and delivered to every
+         *     recipient once that org can take it (its plan raised, the month turned, storage freed), or
+         *     given up as `failed` after 8 tries. The receiving org's owners hear of it as of refused
+         *     inbound mail (one system mail and one `usage.quota_exceeded` event a day). A relay that
+         *     already took the external recipients' copy is never handed it again.
          */
         post: operations["sendEmail"];
         delete?: never;
