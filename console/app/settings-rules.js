@@ -17,7 +17,7 @@ function Edit({ base, rule, onSaved, onCancel }) {
     if (r) onSaved(r);
   };
   return html`<form onSubmit=${submit}>
-    <${Field} id=${id} label="Rule text"><textarea id=${id} ref=${ref} rows="3" required maxlength="2000" value=${text} onInput=${(e) => setText(e.target.value)}></textarea><//>
+    <${Field} id=${id} label="Revised rule text"><textarea id=${id} ref=${ref} rows="3" required maxlength="2000" value=${text} onInput=${(e) => setText(e.target.value)}></textarea><//>
     <div class="actions"><button type="submit" disabled=${busy}>Save revision</button><button type="button" onClick=${onCancel}>Discard</button></div>
     <${ProblemView} error=${problem} />
   </form>`;
