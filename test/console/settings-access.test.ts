@@ -88,14 +88,26 @@ test('the inbox policy changed in the page decides whether a send waits for revi
   noPageErrors(log);
 });
 
-test('an enrollment token issued in the page is shown once, enrolls an agent over HTTP, and once revoked in the page is refused', async () => {
+test('an enrollment token issued in the page with the keyboard alone is shown once (focused), enrolls an agent over HTTP, and once revoked in the page is refused', async () => {
   await area(page, 'Enrollment tokens');
-  await page.getByLabel('Label').fill('fleet');
-  await page.getByLabel('Reusable (many agents may enroll with it)').check();
-  await page.getByRole('button', { name: 'Issue token' }).click();
+  // The keyboard alone: type the label, Tab past the expiry to the checkbox, Space, Enter to issue.
+  await page.getByLabel('Label').focus();
+  await page.keyboard.type('fleet');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getByLabel('Reusable (many agents may enroll with it)').isChecked(), true);
+  await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Enrollment token: shown this once' }).waitFor();
+  const shown = await page.getByLabel('Enrollment token', { exact: true }).elementHandle();
+  await page.waitForFunction((el) => el === document.activeElement, shown, { timeout: 10_000 });
   assert.deepEqual(await seriousA11yViolations(page), [], 'the enrollment view, with a secret shown, passes axe');
-  const token = await takeSecret(page, 'Enrollment token');
+  const token = await page.getByLabel('Enrollment token', { exact: true }).inputValue();
+  // Tab from the shown secret to Copy, then to "Done, hide it".
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Enrollment token', { exact: true }).waitFor({ state: 'detached' });
 
   const enrolled = await svc.api.post('/v1/enroll', { token, agent_handle: 'fleet-one' });
   assert.equal(enrolled.status, 201, enrolled.text);
