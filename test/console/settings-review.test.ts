@@ -139,13 +139,13 @@ test('categories: graduating an unearned rung shows the 409 with what is missing
   assert.deepEqual(await seriousA11yViolations(page), [], 'the categories view, with a 409 shown, passes axe');
   assert.equal((await svc.api.get(`${A}/categories`, tenant.consoleToken)).body.data.find((c: any) => c.id === id).rung, 'supervised');
 
-  await row.getByRole('button', { name: 'Pin' }).click();
+  await row.getByRole('button', { name: 'Pin', exact: true }).click();
   await row.getByText('supervised (pinned)').waitFor();
   assert.equal((await svc.api.get(`${A}/categories`, tenant.consoleToken)).body.data.find((c: any) => c.id === id).pinned, true);
   await row.getByRole('button', { name: 'Graduate' }).click();
   await row.getByRole('alert').filter({ hasText: 'graduation_locked' }).waitFor();
   await row.getByRole('button', { name: 'Unpin' }).click();
-  await row.getByRole('button', { name: 'Pin' }).waitFor();
+  await row.getByRole('button', { name: 'Pin', exact: true }).waitFor();
   assert.equal((await svc.api.get(`${A}/categories`, tenant.consoleToken)).body.data.find((c: any) => c.id === id).pinned, false);
   noPageErrors(log, /409/);
 });
