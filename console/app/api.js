@@ -26,6 +26,8 @@ export async function call(method, path, body) {
 
 export const get = (path) => call('GET', path);
 export const post = (path, body) => call('POST', path, body);
+export const patch = (path, body) => call('PATCH', path, body);
+export const del = (path) => call('DELETE', path);
 
 /** `/v1/admin/orgs/{org}/projects/{project}`: the prefix of every project call. */
 export const projectPath = (org, project) => `/v1/admin/orgs/${encodeURIComponent(org)}/projects/${encodeURIComponent(project)}`;

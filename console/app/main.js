@@ -1,8 +1,9 @@
 // The console's entry: trade a one-time sign-in link for a session, or take a pasted token; then
-// pick an org and project and open the review queue.
+// pick an org and project and open the review queue, the mail viewer or the settings.
 import { ApiError, call, get, projectPath } from './api.js';
 import { Mail } from './mail.js';
 import { Queue } from './queue.js';
+import { Settings } from './settings.js';
 import { html, render, useEffect, useState } from './ui.js';
 
 const SIGN_IN = '#sign-in=';
@@ -44,6 +45,8 @@ function SignIn({ problem, onSignedIn }) {
   </section>`;
 }
 
+const VIEWS = { queue: Queue, mail: Mail, settings: Settings };
+
 function Shell({ me, onSignOut }) {
   const choices = me.orgs.flatMap((o) => o.projects.map((p) => ({ key: `${o.id}/${p.id}`, label: `${o.name} / ${p.name}`, org: o.id, project: p.id })));
   const [pick, setPick] = useState(choices[0]?.key ?? '');
@@ -59,14 +62,13 @@ function Shell({ me, onSignOut }) {
       <nav aria-label="Views">
         <button type="button" aria-pressed=${view === 'queue' ? 'true' : 'false'} onClick=${() => setView('queue')}>Review queue</button>
         <button type="button" aria-pressed=${view === 'mail' ? 'true' : 'false'} onClick=${() => setView('mail')}>Mail</button>
+        <button type="button" aria-pressed=${view === 'settings' ? 'true' : 'false'} onClick=${() => setView('settings')}>Settings</button>
       </nav>
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
     ${chosen
-      ? view === 'queue'
-        ? html`<${Queue} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
-        : html`<${Mail} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
+      ? html`<${VIEWS[view]} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
       : html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`}`;
 }
 

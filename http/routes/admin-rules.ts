@@ -1,6 +1,6 @@
 // Console plane of writing rules: project rules (A/rules) and org-layer rules (/v1/admin/orgs/{org_id}/rules).
 import { createRule, decideRule, proposeRuleFromReview, reviseRule, ruleView, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
-import { listAudit, listRules, type AuditRow } from '../../storage/rules.ts';
+import { highWater, listAudit, listRules, type AuditRow } from '../../storage/rules.ts';
 import type { ApiContext, Handler, RouteTable, Services } from '../context.ts';
 
 /** The rule's home: the project in the path, or the org layer ('') on an org path. */
@@ -34,8 +34,10 @@ export function adminRuleRoutes(s: Services): RouteTable {
   };
   const list: Handler = async (ctx) => {
     const q = ctx.state.query;
-    const rows = await listRules(s.db, home(ctx).org_id, home(ctx).project_id, { status: q.status ? String(q.status) : null, lineage_id: q.lineage_id ? String(q.lineage_id) : null });
-    ctx.body = { data: rows.map(ruleView) };
+    const h = home(ctx);
+    const rows = await listRules(s.db, h.org_id, h.project_id, { status: q.status ? String(q.status) : null, lineage_id: q.lineage_id ? String(q.lineage_id) : null });
+    // A project's list says which rules version its drafts are checked against; the org layer has none of its own.
+    ctx.body = h.project_id ? { data: rows.map(ruleView), rules_version: await highWater(s.db, h.org_id, h.project_id) } : { data: rows.map(ruleView) };
   };
   const revise: Handler = async (ctx) => {
     ctx.status = 201;

@@ -1,6 +1,8 @@
-// Webhooks on both planes: register, list, get, update, delete, deliveries, redeliver, rotate.
+// Webhooks on both planes: register, list, get, update, delete, deliveries, redeliver, rotate
+// (the console plane has all but update and rotate: a human removes and re-registers).
 import { changeWebhook, redeliver, registerWebhook, removeWebhook, rotateSecret } from '../../actors/webhooks.ts';
 import { findWebhook, listDeliveries, listWebhooks } from '../../storage/webhooks.ts';
+import type { Scope } from '../../machines/policy/inbox-scope.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { callerScope, listScope } from '../inbox-access.ts';
@@ -8,7 +10,7 @@ import { pageLimit } from '../paging.ts';
 import { deliveryCursorsFor, eventIdsFor } from '../../storage/opaque-ids.ts';
 import { deliveryCursor, presentDelivery, presentWebhook, readDeliveryCursor } from '../present/webhooks.ts';
 
-const consoleScope = (ctx: ApiContext) => ({
+const consoleScope = (ctx: ApiContext): Scope => ({
   org_id: ctx.state.params.org_id!,
   project_id: ctx.state.params.project_id!,
   agent_id: null,
@@ -16,6 +18,21 @@ const consoleScope = (ctx: ApiContext) => ({
 });
 
 export function webhookRoutes(s: Services): RouteTable {
+  // The delivery log and redelivery read the same on both planes; only the scope differs.
+  const deliveries = async (ctx: ApiContext, scope: Scope) => {
+    const webhook = await findWebhook(s.db, scope, ctx.state.params.id!);
+    if (!webhook) throw notFound('webhook');
+    const limit = pageLimit(ctx.state.query.limit);
+    const cursors = await deliveryCursorsFor(s.db);
+    const page = await listDeliveries(s.db, webhook.org_id, webhook.id, { limit, beforeSeq: readDeliveryCursor(ctx.state.query.cursor, cursors) });
+    const ids = await eventIdsFor(s.db);
+    ctx.body = { items: page.map((d) => presentDelivery(d, ids)), next_cursor: deliveryCursor(page, limit, cursors) };
+  };
+  const redeliverIn = async (ctx: ApiContext, scope: Scope) => {
+    const delivery = await redeliver(s, scope, ctx.state.params.id!, ctx.state.params.delivery_id!);
+    ctx.status = 202;
+    ctx.body = presentDelivery(delivery, await eventIdsFor(s.db));
+  };
   return {
     registerWebhook: async (ctx) => {
       const { webhook, secret } = await registerWebhook(s, { ...ctx.state.body, scope: callerScope(ctx), agentId: ctx.state.auth!.agent_id });
@@ -38,20 +55,8 @@ export function webhookRoutes(s: Services): RouteTable {
       await removeWebhook(s, callerScope(ctx), ctx.state.params.id!);
       ctx.status = 204;
     },
-    listWebhookDeliveries: async (ctx) => {
-      const webhook = await findWebhook(s.db, callerScope(ctx), ctx.state.params.id!);
-      if (!webhook) throw notFound('webhook');
-      const limit = pageLimit(ctx.state.query.limit);
-      const cursors = await deliveryCursorsFor(s.db);
-      const page = await listDeliveries(s.db, webhook.org_id, webhook.id, { limit, beforeSeq: readDeliveryCursor(ctx.state.query.cursor, cursors) });
-      const ids = await eventIdsFor(s.db);
-      ctx.body = { items: page.map((d) => presentDelivery(d, ids)), next_cursor: deliveryCursor(page, limit, cursors) };
-    },
-    redeliverWebhook: async (ctx) => {
-      const delivery = await redeliver(s, callerScope(ctx), ctx.state.params.id!, ctx.state.params.delivery_id!);
-      ctx.status = 202;
-      ctx.body = presentDelivery(delivery, await eventIdsFor(s.db));
-    },
+    listWebhookDeliveries: (ctx) => deliveries(ctx, callerScope(ctx)),
+    redeliverWebhook: (ctx) => redeliverIn(ctx, callerScope(ctx)),
     rotateWebhookSecret: async (ctx) => {
       const { webhook, secret } = await rotateSecret(s, callerScope(ctx), ctx.state.params.id!);
       ctx.body = { ...presentWebhook(webhook), secret };
@@ -67,5 +72,15 @@ export function webhookRoutes(s: Services): RouteTable {
       if (!webhook) throw notFound('webhook');
       ctx.body = presentWebhook(webhook);
     },
+    adminListWebhooks: async (ctx) => {
+      const items = (await listWebhooks(s.db, consoleScope(ctx))).map(presentWebhook);
+      ctx.body = { items, total: items.length };
+    },
+    adminDeleteWebhook: async (ctx) => {
+      await removeWebhook(s, consoleScope(ctx), ctx.state.params.id!);
+      ctx.status = 204;
+    },
+    adminListWebhookDeliveries: (ctx) => deliveries(ctx, consoleScope(ctx)),
+    adminRedeliverWebhook: (ctx) => redeliverIn(ctx, consoleScope(ctx)),
   };
 }

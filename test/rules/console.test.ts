@@ -224,3 +224,15 @@ test('an org-layer rule is inherited by every project: its events and high-water
   const undo = await post(`${O}/rules/audit/${audit[0].id}/undo`);
   assert.equal(undo.body.status, 'retired');
 });
+
+test("a project's rule list carries its rules version, which an activated rule raises; the org layer's list has none", async () => {
+  const before = await svc.api.get(`${A}/rules`, token);
+  assert.equal(before.status, 200, before.text);
+  assert.equal(before.body.rules_version, await highWater(db, tenant.orgId, tenant.projectId));
+  assert.equal((await post(`${A}/rules`, { rule_text: 'Never promise a delivery date.' })).status, 201);
+  const after = await svc.api.get(`${A}/rules`, token);
+  assert.equal(after.body.rules_version, before.body.rules_version + 1);
+  const org = await svc.api.get(`${O}/rules`, token);
+  assert.equal(org.status, 200, org.text);
+  assert.equal('rules_version' in org.body, false);
+});

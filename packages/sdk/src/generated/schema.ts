@@ -3548,7 +3548,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** Every webhook of the project, whichever agent owns it, oldest first; secrets redacted. */
+        get: operations["adminListWebhooks"];
         put?: never;
         /**
          * Register a webhook for an active agent of the project; the secret is in this response only.
@@ -3577,6 +3578,56 @@ export interface paths {
         get: operations["adminGetWebhook"];
         put?: never;
         post?: never;
+        /** Delete a webhook of the project, with its delivery history; pending retries stop. */
+        delete: operations["adminDeleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The delivery log of a webhook of the project, newest first, each with every attempt.
+         * @description The same page as `GET /v1/webhooks/{id}/deliveries`, paged with `limit` and `cursor`.
+         */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again, as a new delivery with the same event id and a fresh signature.
+         * @description As `POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver`; an inactive webhook is `409 conflict`.
+         */
+        post: operations["adminRedeliverWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3872,6 +3923,8 @@ export interface components {
         };
         RuleList: {
             data: components["schemas"]["Rule"][];
+            /** @description On a project's list, the project's rules version (the high-water every draft is checked against, as `rules_version` of `GET /v1/rules`); absent on the org layer's list. */
+            rules_version?: number;
         };
         RuleAudit: {
             /** @description `udo_...`, the id to undo. */
@@ -10444,6 +10497,31 @@ export interface operations {
             404: components["responses"]["Problem"];
         };
     };
+    adminListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
     adminRegisterWebhook: {
         parameters: {
             query?: never;
@@ -10502,6 +10580,92 @@ export interface operations {
             };
             401: components["responses"]["Legacy"];
             404: components["responses"]["Legacy"];
+        };
+    };
+    adminDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 50, clamped to 1-100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminRedeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+            409: components["responses"]["Problem"];
         };
     };
 }
