@@ -7,7 +7,7 @@ import { reviewRequestMachine } from '../../machines/review-request.ts';
 
 const graph = machineGraph(reviewRequestMachine);
 const { boxes, width, height, arrows } = layoutMachine(graph);
-const rowOf = (name: string) => boxes.get(name).row;
+const rowOf = (name: string) => boxes.get(name)!.row;
 
 describe('layoutMachine', () => {
   it('puts each state in the row of its distance from the initial state', () => {
@@ -27,10 +27,10 @@ describe('layoutMachine', () => {
   });
 
   it('draws one arrow per pair of states, labelled with every event between them', () => {
-    const cancel = arrows.find((a: any) => a.from === 'needs_review' && a.to === 'cancelled');
-    assert.deepEqual(cancel.events, ['cancel', 'deadline']);
+    const cancel = arrows.find((a) => a.from === 'needs_review' && a.to === 'cancelled');
+    assert.deepEqual(cancel?.events, ['cancel', 'deadline']);
     assert.equal(arrows.length, new Set(graph.edges.map((e) => `${e.from}>${e.to}`)).size);
-    for (const a of arrows) assert.match(arrowPath(boxes.get(a.from), boxes.get(a.to)), /^M [\d.-]+ [\d.-]+ C /);
+    for (const a of arrows) assert.match(arrowPath(boxes.get(a.from)!, boxes.get(a.to)!), /^M [\d.-]+ [\d.-]+ C /);
   });
 
   it('marks the pairs the recorded transitions joined, the first from the initial state', () => {
@@ -38,6 +38,6 @@ describe('layoutMachine', () => {
       { from_state: null, to_state: 'needs_review' },
       { from_state: 'needs_review', to_state: 'in_review' },
     ]);
-    assert.deepEqual([...taken].map((k: string) => k.split('\u0000')), [['new', 'needs_review'], ['needs_review', 'in_review']]);
+    assert.deepEqual([...taken].map((k) => k.split('\u0000')), [['new', 'needs_review'], ['needs_review', 'in_review']]);
   });
 });
