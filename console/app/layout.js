@@ -1,8 +1,26 @@
-// A small pure layout for a machine's state diagram: states in rows by their distance from the
-// initial state (breadth first over the edges), each row centred, in the definition's order. No
+// A small pure layout for a machine's state diagram: states in rows, each row below every state
+// that leads to it (the longest path from the initial state, once the edges that go back up a
+// path are set aside), ordered within a row by where the states leading to them stand. No
 // imports, so it runs the same in the page and in a test.
 
-export const BOX = { w: 156, h: 34, gapX: 28, gapY: 64, pad: 24 };
+export const BOX = { w: 156, h: 34, gapX: 28, gapY: 52, pad: 24 };
+
+/** The edges that lead back to a state on the path that reached them (a depth-first walk from the initial state). */
+function backEdges(graph) {
+  const back = new Set();
+  const state = new Map(); // 1: on the current path, 2: done
+  const visit = (name) => {
+    state.set(name, 1);
+    for (const e of graph.edges) {
+      if (e.from !== name || e.to === name) continue;
+      if (state.get(e.to) === 1) back.add(e);
+      else if (!state.has(e.to)) visit(e.to);
+    }
+    state.set(name, 2);
+  };
+  visit(graph.initial);
+  return back;
+}
 
 /**
  * `graph`: {initial, states: [{name, final}], edges: [{from, to}]}. Returns each state's box
@@ -11,14 +29,16 @@ export const BOX = { w: 156, h: 34, gapX: 28, gapY: 64, pad: 24 };
  */
 export function layoutMachine(graph) {
   const names = graph.states.map((s) => s.name);
+  const back = backEdges(graph);
+  const forward = graph.edges.filter((e) => e.from !== e.to && !back.has(e));
+  // Longest path over what is left, which has no cycle: relax until nothing moves.
   const depth = new Map([[graph.initial, 0]]);
-  const queue = [graph.initial];
-  while (queue.length) {
-    const at = queue.shift();
-    for (const e of graph.edges) {
-      if (e.from === at && !depth.has(e.to)) {
-        depth.set(e.to, depth.get(at) + 1);
-        queue.push(e.to);
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const e of forward) {
+      if (depth.has(e.from) && (depth.get(e.to) ?? -1) < depth.get(e.from) + 1) {
+        depth.set(e.to, depth.get(e.from) + 1);
+        moved = true;
       }
     }
   }
@@ -28,6 +48,20 @@ export function layoutMachine(graph) {
   const rows = [];
   for (const n of names) (rows[depth.get(n)] ??= []).push(n);
   const packed = rows.filter(Boolean);
+  // Each row ordered by the mean place of the states above that lead to it, so arrows cross less.
+  const place = new Map();
+  packed.forEach((row, r) => {
+    if (r > 0) {
+      const mean = (n) => {
+        const from = forward.filter((e) => e.to === n && place.has(e.from)).map((e) => place.get(e.from));
+        return from.length ? from.reduce((a, b) => a + b, 0) / from.length : Infinity;
+      };
+      const keyed = row.map((n, i) => ({ n, i, m: mean(n) }));
+      keyed.sort((a, b) => a.m - b.m || a.i - b.i);
+      row.splice(0, row.length, ...keyed.map((k) => k.n));
+    }
+    row.forEach((n, i) => place.set(n, i - (row.length - 1) / 2));
+  });
   const widest = Math.max(...packed.map((r) => r.length));
   const width = BOX.pad * 2 + widest * BOX.w + (widest - 1) * BOX.gapX;
   const boxes = new Map();
@@ -64,7 +98,7 @@ export function arrowPath(a, b) {
     return `M ${cx(a)} ${y} C ${cx(a)} ${y - 36}, ${cx(b)} ${y - 36}, ${cx(b)} ${y}`;
   }
   // Upwards: leave from the left side and come into the target's left side, bowing outwards.
-  const bow = Math.min(a.x, b.x) - 40 - 8 * (a.row - b.row);
+  const bow = Math.min(a.x, b.x) - 24 - 10 * (a.row - b.row);
   return `M ${a.x} ${a.y + BOX.h / 2} C ${bow} ${a.y + BOX.h / 2}, ${bow} ${b.y + BOX.h / 2}, ${b.x} ${b.y + BOX.h / 2}`;
 }
 

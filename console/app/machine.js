@@ -13,11 +13,11 @@ function Diagram({ machine }) {
   // Taken arrows last, so they are drawn over the others.
   const ordered = [...arrows.filter((a) => !isTaken(a)), ...arrows.filter(isTaken)];
   const titleId = `machine-title-${machine.id}`;
-  return html`<svg class="machine" viewBox=${`${-60} 0 ${width + 120} ${height}`} role="img" aria-labelledby=${titleId}>
+  return html`<svg class="machine" viewBox=${`-100 0 ${width + 140} ${height}`} role="img" aria-labelledby=${titleId}>
     <title id=${titleId}>State diagram of ${machine.kind} ${machine.id}: now in ${machine.state}; ${machine.transitions.length} transition(s) taken</title>
     <defs>
-      <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head" /></marker>
-      <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head taken" /></marker>
+      <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head" /></marker>
+      <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head taken" /></marker>
     </defs>
     ${ordered.map(
       (a) => html`<path class=${isTaken(a) ? 'edge taken' : 'edge'} data-from=${a.from} data-to=${a.to} d=${arrowPath(boxes.get(a.from), boxes.get(a.to))}

@@ -58,7 +58,7 @@ export function AutoSendNotices({ base, onOpenReview }) {
 
   return html`<div class="notices">
     <button type="button" aria-expanded=${open ? 'true' : 'false'} aria-controls="auto-sent-list" onClick=${() => setOpen((o) => !o)}>
-      Auto-sent <span class="badge" aria-label=${`${items.length} not yet seen`}>${items.length}</span>
+      Auto-sent <span class=${items.length ? 'badge unseen' : 'badge'} aria-label=${`${items.length} not yet seen`}>${items.length}</span>
     </button>
     ${open &&
     html`<section id="auto-sent-list" class="notice-list" aria-labelledby="auto-sent-title">

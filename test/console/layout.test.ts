@@ -10,11 +10,29 @@ const { boxes, width, height, arrows } = layoutMachine(graph);
 const rowOf = (name: string) => boxes.get(name)!.row;
 
 describe('layoutMachine', () => {
-  it('puts each state in the row of its distance from the initial state', () => {
+  it('puts each state below every state that leads to it, but for the edges going back up a path', () => {
     assert.equal(rowOf('new'), 0);
     assert.deepEqual(['needs_review', 'sending_auto'].map(rowOf), [1, 1]);
-    assert.deepEqual(['in_review', 'approved', 'rejected', 'cancelled', 'auto_sent'].map(rowOf), [2, 2, 2, 2, 2]);
-    assert.deepEqual(['chatting', 'sent'].map(rowOf), [3, 3]);
+    assert.deepEqual(['in_review', 'auto_sent'].map(rowOf), [2, 2]);
+    assert.equal(rowOf('chatting'), 3);
+    assert.deepEqual(['rejected', 'approved', 'edited'].map(rowOf), [4, 4, 4]);
+    assert.deepEqual(['failed', 'sent'].map(rowOf), [5, 5]);
+    assert.equal(rowOf('cancelled'), 6);
+    // The only arrows going up are the ones back to needs_review (hand_back, revise).
+    const upwards = arrows.filter((a) => rowOf(a.to) < rowOf(a.from)).map((a) => `${a.from}>${a.to}`);
+    assert.deepEqual(upwards.sort(), ['chatting>needs_review', 'in_review>needs_review', 'rejected>needs_review']);
+    assert.equal(arrows.filter((a) => rowOf(a.to) === rowOf(a.from) && a.from !== a.to).length, 0, 'none within a row');
+  });
+
+  it('orders a row by where the states leading to it stand', () => {
+    const g = {
+      initial: 'a',
+      states: ['a', 'b', 'c', 'x', 'y'].map((name) => ({ name, final: false })),
+      edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }, { from: 'c', to: 'x' }, { from: 'b', to: 'y' }].map((e) => ({ ...e, event: 'go', guard: null })),
+    };
+    const l = layoutMachine(g);
+    assert.ok(l.boxes.get('b')!.x < l.boxes.get('c')!.x);
+    assert.ok(l.boxes.get('y')!.x < l.boxes.get('x')!.x, 'y sits under b, x under c');
   });
 
   it('places every state once, inside the drawing, with no two boxes overlapping', () => {
