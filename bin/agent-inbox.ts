@@ -13,8 +13,9 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     about: 'create an org, project, owner, console token and enrollment token',
   },
   'console-token': {
-    usage: 'console-token --email E [--json]\nconsole-token --email E --link [--json]',
-    about: 'mint a console session token, or with --link a one-time sign-in link to the web console (development identity provider)',
+    usage: 'console-token --email E [--json]\nconsole-token --email E --link [--json]\nconsole-token --email E --open [--json]',
+    about:
+      'mint a console session token, or with --link a one-time sign-in link to the web console (development identity provider); --open prints the link and opens it in the system browser (xdg-open, open or start)',
   },
   snapshot: { usage: 'snapshot <id>', about: "a machine's persisted snapshot, version, state, transitions and legal verbs (JSON)" },
   machines: { usage: 'machines --mermaid', about: 'the state diagrams, generated from the machine definitions' },

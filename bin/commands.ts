@@ -12,6 +12,7 @@ import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 import { ConfigError, loadConfig, type Config } from '../service/config.ts';
 import { findOrg } from '../storage/tenancy.ts';
+import { openInBrowser } from './open-url.ts';
 import { createIdentityProvider } from '../service/identity.ts';
 import { createLogger, type Logger } from '../service/logger.ts';
 import { startQueue } from '../service/queue.ts';
@@ -121,13 +122,22 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       return 0;
     }
     case 'console-token': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, json: { type: 'boolean' }, link: { type: 'boolean' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { email: { type: 'string' }, json: { type: 'boolean' }, link: { type: 'boolean' }, open: { type: 'boolean' } },
+      });
       if (!values.email) throw new ConfigError('--email is required');
-      if (values.link) {
+      if (values.link || values.open) {
         const email = values.email;
         const identity = await createIdentityProvider(config);
         const link = await withDatabase(config, (db) => createSignInLink(db, identity, { email, baseUrl: config.publicBaseUrl, now: new Date() }));
         print(values.json === true, { email: email.toLowerCase(), sign_in_link: link.url, expires_at: link.expires_at.toISOString() });
+        if (values.open) {
+          // Printed first, so the link is there whatever the browser does; the outcome goes to stderr.
+          const outcome = await openInBrowser(link.url);
+          if ('opened' in outcome) process.stderr.write(`agent-inbox: opened the sign-in link with ${outcome.opened}\n`);
+          else process.stderr.write(`agent-inbox: could not open a browser (${outcome.failed}); open the sign-in link above yourself\n`);
+        }
         return 0;
       }
       const token = await mintConsoleToken(config, values.email);

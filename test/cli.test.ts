@@ -132,6 +132,13 @@ test('every command answers --help with its usage and exits 0, without touching 
   }
 });
 
+test('console-token --help lists --link and --open', async () => {
+  const { stdout } = await command(['console-token', '--help']);
+  assert.match(stdout, /agent-inbox console-token --email E --link/);
+  assert.match(stdout, /agent-inbox console-token --email E --open/);
+  assert.match(stdout, /opens it in the system browser/);
+});
+
 test('--version prints the package version', async () => {
   const { stdout } = await command(['--version']);
   assert.equal(stdout.trim(), version);

@@ -2,6 +2,7 @@
 // pick an org and project and open the review queue, the mail viewer or the settings.
 import { ApiError, call, get, projectPath } from './api.js';
 import { Mail } from './mail.js';
+import { AutoSendNotices } from './notices.js';
 import { Queue } from './queue.js';
 import { Settings } from './settings.js';
 import { html, render, useEffect, useState } from './ui.js';
@@ -51,7 +52,10 @@ function Shell({ me, onSignOut }) {
   const choices = me.orgs.flatMap((o) => o.projects.map((p) => ({ key: `${o.id}/${p.id}`, label: `${o.name} / ${p.name}`, org: o.id, project: p.id })));
   const [pick, setPick] = useState(choices[0]?.key ?? '');
   const [view, setView] = useState('queue');
+  // A review opened from elsewhere (a notification) rather than from the queue's list.
+  const [focusReview, setFocusReview] = useState(null);
   const chosen = choices.find((c) => c.key === pick);
+  const openReview = (id) => (setFocusReview(id), setView('queue'));
   return html`<header class="bar">
       <strong>agent-inbox</strong>
       ${choices.length > 1 &&
@@ -64,11 +68,14 @@ function Shell({ me, onSignOut }) {
         <button type="button" aria-pressed=${view === 'mail' ? 'true' : 'false'} onClick=${() => setView('mail')}>Mail</button>
         <button type="button" aria-pressed=${view === 'settings' ? 'true' : 'false'} onClick=${() => setView('settings')}>Settings</button>
       </nav>
+      ${chosen && html`<${AutoSendNotices} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} onOpenReview=${openReview} />`}
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
     ${chosen
-      ? html`<${VIEWS[view]} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
+      ? view === 'queue'
+        ? html`<${Queue} key=${`${chosen.key}/${focusReview}`} base=${projectPath(chosen.org, chosen.project)} initialOpen=${focusReview} />`
+        : html`<${VIEWS[view]} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
       : html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`}`;
 }
 

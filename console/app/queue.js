@@ -37,11 +37,11 @@ export function flagsOf(r) {
 const recipients = (r) => [...r.draft.to, ...r.draft.cc].map((p) => p.email ?? p).join(', ');
 const routeLabel = (r) => (r.route === 'reviewer_agent' ? 'reviewer agent' : r.hops > 0 || r.reviewer_agent_id ? 'escalated to human' : 'human');
 
-export function Queue({ base }) {
+export function Queue({ base, initialOpen = null }) {
   const [reviews, setReviews] = useState(null);
   const [inboxes, setInboxes] = useState({});
   const [sel, setSel] = useState(0);
-  const [openId, setOpenId] = useState(null);
+  const [openId, setOpenId] = useState(initialOpen);
   const [mode, setMode] = useState(null);
   const [help, setHelp] = useState(false);
   const [status, setStatus] = useState('');

@@ -2,6 +2,7 @@
 // earlier feedback and edits (as diffs) and the rules version; the verbs its machine allows now.
 import { get } from './api.js';
 import { DiffView, diffLines } from './diff.js';
+import { MachineView } from './machine.js';
 import { html, useEffect, useRef, useState } from './ui.js';
 
 const VERB_KEYS = { approve: 'a', edit: 'e', reject: 'r', chat: 'c', cancel: 'x' };
@@ -78,6 +79,7 @@ function History({ items }) {
 export function ReviewDetail({ base, id, mode, setMode, decide, changed, inbox, onLoaded, onClose }) {
   const [review, setReview] = useState(null);
   const [problem, setProblem] = useState(null);
+  const [showMachine, setShowMachine] = useState(false);
   const heading = useRef(null);
   useEffect(() => {
     get(`${base}/reviews/${id}`).then(
@@ -123,5 +125,7 @@ export function ReviewDetail({ base, id, mode, setMode, decide, changed, inbox, 
     ${mode === 'reject' && html`<${NoteForm} label="Feedback for the agent" action="reject" field="feedback" review=${review} decide=${decide} onCancel=${() => setMode(null)} />`}
     ${mode === 'chat' && html`<${NoteForm} label="Message to the agent" action="chat" field="message" review=${review} decide=${decide} onCancel=${() => setMode(null)} />`}
     <section aria-labelledby="history-title"><h2 id="history-title">Feedback and edits</h2><${History} items=${review.feedback_history ?? []} /></section>
+    <button type="button" aria-expanded=${showMachine ? 'true' : 'false'} onClick=${() => setShowMachine((v) => !v)}>${showMachine ? 'Hide' : 'Show'} the machine</button>
+    ${showMachine && html`<${MachineView} base=${base} kind="review" id=${review.id} />`}
   </article>`;
 }

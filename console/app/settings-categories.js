@@ -42,7 +42,7 @@ function CategoryRow({ base, c, onChanged }) {
         ${c.pinned
           ? html`<button type="button" disabled=${busy} onClick=${() => verb('pin', { pinned: false }, 'unpinned')}>Unpin</button>`
           : html`<button type="button" disabled=${busy} onClick=${() => verb('pin', {}, 'pinned')}>Pin</button>`}
-        <${MachineSlot} kind="category" id=${c.id} />
+        <${MachineSlot} base=${base} kind="category" id=${c.id} />
       </div>
       <${ProblemView} error=${problem} />
     </td>

@@ -2,6 +2,7 @@
 // detail, the fields named, the facts and legal verbs of a 409), a secret shown once, and the slot
 // where a record's machine view goes.
 import { ApiError } from './api.js';
+import { MachineView } from './machine.js';
 import { html, useEffect, useRef, useState } from './ui.js';
 
 /** Loads `fn()` now and whenever `reload()` is called; `[value, problem, reload]`. */
@@ -71,8 +72,12 @@ export function SecretOnce({ label, value, onDone }) {
  * Where a machine-backed record's "machine" view (its state diagram, current state and the
  * transitions that led there) is linked from; the view itself belongs to the machine views.
  */
-export function MachineSlot({ kind, id }) {
-  return html`<span class="machine-slot" data-machine-kind=${kind} data-machine-id=${id}></span>`;
+export function MachineSlot({ base, kind, id }) {
+  const [open, setOpen] = useState(false);
+  return html`<span class="machine-slot" data-machine-kind=${kind} data-machine-id=${id}>
+    <button type="button" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>${open ? 'Hide the machine' : 'Machine'}</button>
+    ${open && html`<${MachineView} base=${base} kind=${kind} id=${id} />`}
+  </span>`;
 }
 
 export const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');

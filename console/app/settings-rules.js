@@ -37,7 +37,7 @@ function Lineage({ base, revisions, onChanged }) {
       ${current.status !== 'retired' && !editing && html`<button type="button" onClick=${() => setEditing(true)}>Edit</button>`}
       ${current.status === 'proposed' && html`<button type="button" disabled=${busy} onClick=${() => decide('activate')}>Activate</button>`}
       ${(current.status === 'proposed' || current.status === 'active') && html`<button type="button" disabled=${busy} onClick=${() => decide('retire')}>Retire</button>`}
-      <${MachineSlot} kind="rule" id=${current.id} />
+      <${MachineSlot} base=${base} kind="rule" id=${current.id} />
     </div>
     <${ProblemView} error=${problem} />
     ${editing && html`<${Edit} base=${base} rule=${current} onCancel=${() => setEditing(false)} onSaved=${(r) => (setEditing(false), onChanged(`Saved rev ${r.rev}.`))} />`}

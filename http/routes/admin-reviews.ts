@@ -4,6 +4,8 @@ import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
 import { supportCaseKind } from '../../actors/support.ts';
+import { ruleKind } from '../../actors/rules.ts';
+import { machineGraph } from '../../machines/graph.ts';
 import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
@@ -15,7 +17,7 @@ import { createEventFeed } from '../sse.ts';
 const at = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 
 /** Machines operators can inspect, by the kind in the path. */
-const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind, category: categoryKind };
+const MACHINE_KINDS = { review: reviewKind, support_case: supportCaseKind, category: categoryKind, rule: ruleKind };
 
 export function adminReviewRoutes(s: Services): RouteTable {
   const feed = createEventFeed(s);
@@ -55,8 +57,11 @@ export function adminReviewRoutes(s: Services): RouteTable {
     adminGetMachine: async (ctx) => {
       const def = MACHINE_KINDS[ctx.state.params.kind as keyof typeof MACHINE_KINDS];
       const found = def ? await describeMachine(s.db, def, at(ctx).org_id, ctx.state.params.machine_id!) : null;
-      if (!found || found.project_id !== at(ctx).project_id) throw notFound('machine');
-      ctx.body = presentMachine(found);
+      // A rule of the org layer (no project) belongs to every project of the org.
+      const inProject = found && (found.project_id === at(ctx).project_id || (found.kind === 'rule' && found.project_id === ''));
+      if (!found || !inProject) throw notFound('machine');
+      // The definition travels with the instance, so the console draws the diagram it is in.
+      ctx.body = { ...presentMachine(found), diagram: machineGraph(def!.machine) };
     },
   };
 }

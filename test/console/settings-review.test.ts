@@ -127,7 +127,13 @@ test('categories: graduating an unearned rung shows the 409 with what is missing
   await row.waitFor();
   const id = await row.getAttribute('data-category');
   assert.match(await row.innerText(), /supervised[\s\S]*\b0\b[\s\S]*\b0\b/);
-  assert.equal(await row.locator(`[data-machine-kind="category"][data-machine-id="${id}"]`).count(), 1, 'a place for the machine view');
+  await row.getByRole('button', { name: 'Machine' }).click();
+  const machine = row.locator('section.machine-view');
+  await machine.waitFor();
+  assert.match(await machine.getByRole('heading').innerText(), /Machine: category, now supervised/);
+  assert.equal(await machine.locator('svg').count(), 1, "the category's diagram is drawn");
+  await row.getByRole('button', { name: 'Hide the machine' }).click();
+  await machine.waitFor({ state: 'detached' });
 
   await row.getByRole('button', { name: 'Graduate' }).click();
   const refusal = row.getByRole('alert');

@@ -2,6 +2,9 @@
 // decisions, machine snapshots, and the review deadline.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { machineGraph } from '../../machines/graph.ts';
+import { reviewRequestMachine } from '../../machines/review-request.ts';
+import { ruleMachine } from '../../machines/rule.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
@@ -162,10 +165,24 @@ test('machine snapshots: state, version, every transition and the legal verbs; o
     [2, 'open', 'needs_review', 'in_review'],
   ]);
   assert.deepEqual(m.body.allowed_actions, ['approve', 'edit', 'reject', 'chat', 'revise', 'cancel']);
+  // The definition it is drawn from: generated from the machine, the recorded steps among its edges.
+  assert.deepEqual(m.body.diagram, machineGraph(reviewRequestMachine));
+  assert.equal(m.body.diagram.initial, 'new');
+  assert.ok(m.body.diagram.edges.some((e: any) => e.from === 'needs_review' && e.to === 'in_review' && e.event === 'open' && e.guard === 'mayDecide'));
+  assert.deepEqual(m.body.diagram.states.filter((s: any) => s.final).map((s: any) => s.name), ['sent', 'auto_sent', 'cancelled']);
   assert.equal((await svc.api.get(`${A}/machines/rule/${id}`, tenant.consoleToken)).status, 404);
+  const rule = await svc.api.post(`${A}/rules`, { rule_text: 'Sign off with "Best, Dana".' }, tenant.consoleToken);
+  assert.equal(rule.status, 201, rule.text);
+  const rm = await svc.api.get(`${A}/machines/rule/${rule.body.id}`, tenant.consoleToken);
+  assert.equal(rm.status, 200, rm.text);
+  assert.deepEqual([rm.body.kind, rm.body.state, rm.body.diagram.initial], ['rule', 'active', 'new']);
+  assert.deepEqual(rm.body.transitions.map((t: any) => [t.event.type, t.from_state, t.to_state]), [['create', null, 'active']]);
+  assert.deepEqual(rm.body.diagram, machineGraph(ruleMachine));
+  assert.equal((await svc.api.get(`${A}/machines/signup/${id}`, tenant.consoleToken)).status, 404);
   const elsewhere = await createTenant(svc);
   const EA = `/v1/admin/orgs/${elsewhere.orgId}/projects/${elsewhere.projectId}`;
   assert.equal((await svc.api.get(`${EA}/machines/review/${id}`, elsewhere.consoleToken)).status, 404);
+  assert.equal((await svc.api.get(`${EA}/machines/rule/${rule.body.id}`, elsewhere.consoleToken)).status, 404);
   assert.equal((await svc.api.get(`${EA}/reviews/${id}`, elsewhere.consoleToken)).status, 404);
 });
 

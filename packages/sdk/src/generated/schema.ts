@@ -470,9 +470,13 @@ export interface paths {
         /**
          * A machine's persisted snapshot, for operators.
          * @description The snapshot, its row version and machine version, the state, every transition that led
-         *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone).
-         *     Kinds: `review`, `support_case` and `category`; the others of decisions.md (`rule`,
-         *     `signup`) answer `404` here in this version. The same as `agent-inbox snapshot <id>`.
+         *     there (event, from, to, the actions it asked for) and the verbs legal now (for anyone), as
+         *     `agent-inbox snapshot <id>` shows them; and `diagram`, the machine's definition (its
+         *     states and every transition, generated from the machine), which the web console draws
+         *     with the current state marked and the transitions taken highlighted. Kinds: `review`,
+         *     `support_case`, `category` and `rule` (a rule of the org layer is found from any project
+         *     of the org); `signup` answers `404` here in this version. An id of another project or
+         *     org is `404`.
          */
         get: operations["adminGetMachine"];
         put?: never;
@@ -3824,6 +3828,28 @@ export interface components {
                 created_at?: string;
             }[];
             allowed_actions: string[];
+            diagram: components["schemas"]["MachineGraph"];
+        };
+        /**
+         * @description A machine's definition as data, in document order (deterministic): the state a new
+         *     instance starts in (`initial`, before its first event: a transition with `from_state`
+         *     null leaves it), its states, and one edge per event and guard (a transition that keeps
+         *     the state is an edge from a state to itself).
+         */
+        MachineGraph: {
+            initial: string;
+            states: {
+                name: string;
+                /** @description No event leaves a final state. */
+                final: boolean;
+            }[];
+            edges: {
+                from: string;
+                to: string;
+                event: string;
+                /** @description The named guard that must hold for the edge to be taken. */
+                guard: string | null;
+            }[];
         };
         RuleCreate: {
             /** @description At most 2000 characters. */
