@@ -176,7 +176,8 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       const p = action.params as ReviewActionParams['notifyReviewer'];
       const reviewer = context.reviewer;
       if (p.route !== 'reviewer_agent' || !reviewer) {
-        await unassignReview(ctx.tx, row.org_id, row.id);
+        // A review just created has never been assigned: nothing to take back.
+        if (p.reason !== 'created') await unassignReview(ctx.tx, row.org_id, row.id);
         return;
       }
       await assignReview(

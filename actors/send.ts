@@ -36,7 +36,7 @@ import {
 import { findThread } from '../storage/threads.ts';
 import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
 import { reserveWithinCaps } from './send-caps.ts';
-import { currentRulesVersion, parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
+import { parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
 
@@ -104,7 +104,8 @@ export function plainSendRecipients(body: SendBody): string[] | null {
 }
 
 /** Check data read ahead for these recipients (with the inbox, see findInboxWithSendChecks). */
-export type ReadAhead = { recipients: string[]; data: SendCheckData };
+/** What the route read with the inbox, in the same round trip: the checks of these recipients, the sender's allowances. */
+export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances };
 
 /** The checks of a send, in order. Throws the first refusal; writes nothing. */
 export async function prepareSend(
@@ -170,7 +171,7 @@ export async function prepareSend(
   if (size > MAX_MESSAGE_BYTES) throw badRequest('attachments', `The message is ${size} bytes; at most ${MAX_MESSAGE_BYTES}.`, 'too_large');
 
   const addresses = [...to, ...cc].map((r) => r.email);
-  const allowances = await sendAllowances(s.db, inbox.org_id, req.agent_id);
+  const allowances = req.readAhead?.allowances ?? (await sendAllowances(s.db, inbox.org_id, req.agent_id));
   const outside = firstDisallowed(addresses, allowances.allowed_domains);
   if (outside) throw domainNotAllowed('to', outside.slice(outside.lastIndexOf('@') + 1), allowances.allowed_domains!);
   const ahead = req.readAhead;
@@ -351,7 +352,7 @@ export async function submitSend(
       throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
     }
     await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
-    event.rules_version = await currentRulesVersion(tx, submission);
+    event.rules_version = fits.rules_version;
     const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event);
     // Last, so the org's usage row stays locked only until the commit that follows.
     await reserveWithinCaps(tx, s.config.plans, p.allowances, { org_id: inbox.org_id, review_id: submission.id, recipients: recipientCount }, now);

@@ -34,9 +34,9 @@ export async function callerInboxWithSendChecks(
   ctx: ApiContext,
   recipients: string[],
 ): Promise<{ inbox: InboxWithPolicy; readAhead: ReadAhead }> {
-  const found = await findInboxWithSendChecks(s.db, callerScope(ctx), ctx.state.params.inbox_id!, recipients);
+  const found = await findInboxWithSendChecks(s.db, callerScope(ctx), ctx.state.params.inbox_id!, recipients, ctx.state.auth!.agent_id);
   if (!found) throw notFound('inbox');
-  return { inbox: found.inbox, readAhead: { recipients, data: found.checks } };
+  return { inbox: found.inbox, readAhead: { recipients, data: found.checks, allowances: found.allowances } };
 }
 
 /** The inbox by id or address; outside the key's reach it is "no such <what>". */

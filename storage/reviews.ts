@@ -2,6 +2,7 @@
 // submission (reviews), their attachments and their feedback records.
 import { lockKey, type Executor } from './db.ts';
 import { inboxInScopeQuery, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
+import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
 
@@ -111,23 +112,28 @@ export async function sendCheckData(
   return rows[0]!;
 }
 
-/** The inbox by id or address inside the scope, with what a send to `recipients` is checked against: one round trip. */
+/**
+ * The inbox by id or address inside the scope, with what a send to `recipients` by `agentId` is
+ * checked against (its contacts, suppressions, recipient count, plan and key allowances): one round trip.
+ */
 export async function findInboxWithSendChecks(
   db: Executor,
   scope: InboxScope,
   idOrAddress: string,
   recipients: string[],
-): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData } | null> {
+  agentId: string,
+): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances } | null> {
   const q = inboxInScopeQuery(scope, idOrAddress);
-  const { rows } = await db.query<InboxWithPolicy & SendCheckData>({
+  const { rows } = await db.query<InboxWithPolicy & SendCheckData & { allowances: SendAllowances }>({
     name: `reviews-inbox-with-send-checks-${q.name}`,
-    text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')} FROM i`,
-    values: [...q.values, recipients.map((r) => r.toLowerCase())],
+    text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')},
+                                      ${sendAllowancesSql('i.org_id', '$7')} AS allowances FROM i`,
+    values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId],
   });
   const row = rows[0];
   if (!row) return null;
-  const { contacts, suppressed, used_24h, ...inbox } = row;
-  return { inbox, checks: { contacts, suppressed, used_24h } };
+  const { contacts, suppressed, used_24h, allowances, ...inbox } = row;
+  return { inbox, checks: { contacts, suppressed, used_24h }, allowances };
 }
 
 /**
@@ -147,8 +153,9 @@ export async function insertReviewWithinLimit(
   tx: Executor,
   r: NewReview,
   limit: number,
-): Promise<{ inserted: boolean; used_24h: number; inbox_live: boolean }> {
-  const { rows } = await tx.query<{ inserted: boolean; used_24h: number; inbox_live: boolean }>({
+): Promise<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number }> {
+  // The project's rules high-water comes back with it: the new review is stamped with it.
+  const { rows } = await tx.query<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number }>({
     name: 'reviews-insert-within-limit',
     text: `WITH used AS (SELECT coalesce(sum(u.recipients), 0)::int AS n FROM recipient_usage u
                         WHERE u.org_id = $1 AND u.inbox_id = $4 AND u.minute > now() - interval '24 hours'),
@@ -161,7 +168,8 @@ export async function insertReviewWithinLimit(
              INSERT INTO recipient_usage (org_id, inbox_id, minute, recipients)
              SELECT $1, $4, date_trunc('minute', now()), $9 FROM ins
              ON CONFLICT (org_id, inbox_id, minute) DO UPDATE SET recipients = recipient_usage.recipients + EXCLUDED.recipients)
-           SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h, EXISTS (SELECT 1 FROM live) AS inbox_live`,
+           SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h, EXISTS (SELECT 1 FROM live) AS inbox_live,
+                  coalesce((SELECT version FROM rules_high_water WHERE org_id = $1 AND project_id = $2), 0)::int AS rules_version`,
     values: [r.org_id, r.project_id, r.id, r.inbox_id, r.agent_id, r.kind, r.parent_message_id, r.references, r.recipient_count, r.deadline_at, limit],
   });
   return rows[0]!;

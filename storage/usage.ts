@@ -253,15 +253,21 @@ export type SendAllowances = {
   allowed_domains: string[] | null;
 };
 
-export async function sendAllowances(db: Executor, orgId: string, agentId: string): Promise<SendAllowances> {
-  const { rows } = await db.query<SendAllowances>({
-    name: 'usage-send-allowances',
-    text: `SELECT o.plan_tier, t.id AS token_id, t.daily_send_limit AS token_daily_send_limit, t.allowed_domains
+/** SendAllowances as one json value, for an org and an agent given as SQL expressions. */
+export function sendAllowancesSql(org: string, agent: string): string {
+  return `(SELECT json_build_object('plan_tier', o.plan_tier, 'token_id', t.id, 'token_daily_send_limit', t.daily_send_limit,
+                                    'allowed_domains', t.allowed_domains)
              FROM orgs o
-             LEFT JOIN agents a ON a.org_id = o.id AND a.id = $2
+             LEFT JOIN agents a ON a.org_id = o.id AND a.id = ${agent}
              LEFT JOIN enrollment_tokens t ON t.org_id = a.org_id AND t.id = a.enrollment_token_id
-            WHERE o.id = $1`,
+            WHERE o.id = ${org})`;
+}
+
+export async function sendAllowances(db: Executor, orgId: string, agentId: string): Promise<SendAllowances> {
+  const { rows } = await db.query<{ allowances: SendAllowances | null }>({
+    name: 'usage-send-allowances',
+    text: `SELECT ${sendAllowancesSql('$1', '$2')} AS allowances`,
     values: [orgId, agentId],
   });
-  return rows[0] ?? { plan_tier: 'free', token_id: null, token_daily_send_limit: null, allowed_domains: null };
+  return rows[0]?.allowances ?? { plan_tier: 'free', token_id: null, token_daily_send_limit: null, allowed_domains: null };
 }
