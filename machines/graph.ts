@@ -14,7 +14,8 @@ export type MachineGraph = {
 /** A state's name as the runner stores it for a flat machine; a nested one is named by its path. */
 const nameOf = (node: AnyStateNode): string => node.path.join('.');
 
-function guardName(guard: unknown): string | null {
+/** How a guard is named in diagrams: its type, its function's name, or just `guard`. */
+export function guardName(guard: unknown): string | null {
   if (guard == null) return null;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;

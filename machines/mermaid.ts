@@ -2,6 +2,7 @@
 // deterministic (document order of states and of their `on` keys), so a committed diagram can be
 // compared with a fresh one.
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { guardName } from './graph.ts';
 
 type TransitionLike = { target?: ReadonlyArray<AnyStateNode>; guard?: unknown };
 
@@ -16,14 +17,6 @@ function idOf(node: AnyStateNode): string {
 /** A label runs to the end of the line and may not hold `:` or `;`. */
 function cleanLabel(text: string): string {
   return text.replace(/[:;\n]/g, ' ');
-}
-
-function guardName(guard: unknown): string | null {
-  if (guard == null) return null;
-  if (typeof guard === 'string') return guard;
-  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
-  if (typeof guard === 'function' && guard.name) return guard.name;
-  return 'guard';
 }
 
 function edgeLines(node: AnyStateNode, indent: string): string[] {
