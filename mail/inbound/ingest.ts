@@ -84,10 +84,7 @@ export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): 
   }, lockStatement(locksOf(prepared)));
 }
 
-/**
- * The same, inside the caller's transaction: internal delivery of a reviewed send stores the
- * recipients' copies and the sender's SENT copy together with the review's outcome.
- */
+/** One message inside the caller's transaction (a system mail, a reconciled SENT copy); no plan refuses it. */
 export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: IngestInput): Promise<StoredMessage[]> {
   return (await ingestMessagesIn(tx, queue, [input]))[0]!;
 }
