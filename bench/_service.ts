@@ -1,7 +1,6 @@
-// Where a bench's service runs: a throwaway embedded PostgreSQL reached over its local socket, as a
-// co-located database would be (or DATABASE_URL when set), a scratch data folder, and the
+// Where a bench's service runs: a throwaway embedded PostgreSQL (reached over its Unix socket, as
+// the service reaches its own) or DATABASE_URL when set, a scratch data folder, and the
 // environment every bench starts the service with.
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +21,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   }
   const scratch = await openScratchEmbedded({ database: 'bench' });
   return {
-    url: localSocketUrl(scratch.url),
+    url: scratch.url,
     dataDir: scratch.dir,
     pidFile: path.join(scratch.dir, 'postgres', 'postmaster.pid'),
     close: () => scratch.close(),
@@ -41,11 +40,4 @@ export function benchEnv(dataDir: string, extra: Record<string, string> = {}): R
     LOG_LEVEL: 'silent',
     ...extra,
   };
-}
-
-/** The embedded server's local socket (in /tmp, named after its port), when it has one. */
-function localSocketUrl(tcpUrl: string): string {
-  const u = new URL(tcpUrl);
-  if (!fsSync.existsSync(`/tmp/.s.PGSQL.${u.port}`)) return tcpUrl;
-  return `postgres://${u.username}:${u.password}@/${u.pathname.slice(1)}?host=/tmp&port=${u.port}`;
 }

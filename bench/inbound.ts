@@ -182,10 +182,6 @@ async function freshDatabase(): Promise<{ url: string; pidFile: string | null; d
   await c.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  // The embedded server is on this host: connect over its unix socket, as a co-located
-  // deployment would (a loopback TCP round trip costs about three times as much here).
-  const socketDir = embedded ? (await fs.readFile(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[4]?.trim() : '';
-  if (socketDir) url.searchParams.set('host', socketDir);
   return {
     url: url.toString(),
     pidFile: embedded ? path.join(dir, 'postgres', 'postmaster.pid') : null,

@@ -60,7 +60,8 @@ export async function openDatabase(config: Config, log: Logger): Promise<{ url: 
 /** Where DATABASE_URL points, without its password: for log lines and messages. */
 export function describeDatabase(url: string): string {
   const u = new URL(url);
-  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  const socket = u.searchParams.get('host');
+  return `${socket ?? u.hostname}:${u.port || 5432}${u.pathname}`;
 }
 
 /**

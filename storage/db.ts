@@ -123,8 +123,10 @@ const UNAVAILABLE_CODES = new Set([
 /** True when an error means the database could not be reached, rather than a bad query. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: string; message?: string };
+  const e = err as { code?: string; message?: string; syscall?: string };
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  // A Unix socket whose server stopped is gone from its folder.
+  if (e.code === 'ENOENT' && e.syscall === 'connect') return true;
   const msg = e.message ?? '';
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
 }
