@@ -17,6 +17,37 @@ export function dnsResolver(config: Pick<Config, 'dnsServers'>, timeoutMs = 1_00
   return (name, rrtype) => resolver.resolve(name, rrtype as 'TXT') as Promise<any[]>;
 }
 
+/**
+ * Answers kept for a short while, for inbound verdicts: a burst of mail from one domain asks the
+ * same SPF, DKIM and DMARC names for every message, and concurrent asks share one query. A
+ * definite "no such record" is kept like an answer (as resolvers cache NXDOMAIN); a timeout or
+ * server failure is not, so the next message asks again. Names are forgotten oldest first past
+ * `maxEntries`. node:dns gives no TTL for TXT answers, so every answer is kept for `ttlMs`, below
+ * the TTL most zones publish.
+ */
+export function cachingResolver(resolve: ResolveFn, opts: { ttlMs?: number; maxEntries?: number } = {}): ResolveFn {
+  const ttlMs = opts.ttlMs ?? 60_000;
+  const maxEntries = opts.maxEntries ?? 10_000;
+  const cache = new Map<string, { until: number; answer: Promise<any[]> }>();
+  return (name, rrtype) => {
+    const key = `${rrtype} ${name.toLowerCase()}`;
+    const now = Date.now();
+    let entry = cache.get(key);
+    if (!entry || entry.until <= now) {
+      cache.delete(key);
+      entry = { until: now + ttlMs, answer: resolve(name, rrtype) };
+      const kept = entry;
+      cache.set(key, kept);
+      if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+      kept.answer.catch((err) => {
+        if (!isNoRecord(err) && cache.get(key) === kept) cache.delete(key);
+      });
+    }
+    // Each caller gets its own array: an answer shared between messages is never changed by one.
+    return entry.answer.then((answers) => answers.slice());
+  };
+}
+
 export const isNoRecord = (err: unknown): boolean => NONE.has((err as NodeJS.ErrnoException).code ?? '');
 
 /** TXT (strings of a record joined, as RFC 7208 and 6376 read them) or MX (`priority host`). */

@@ -4,7 +4,7 @@
 // delays the reply to DATA by at most the bound and never loses mail.
 import { authenticate } from 'mailauth';
 import type { Config } from '../../service/config.ts';
-import { dnsResolver, type ResolveFn } from '../../service/dns.ts';
+import { cachingResolver, dnsResolver, type ResolveFn } from '../../service/dns.ts';
 
 export type Verdict = { result: string; domain: string | null };
 export type Authentication = {
@@ -55,7 +55,7 @@ export type Verifier = (raw: Buffer, client: SmtpClient) => Promise<Authenticati
 export function inboundVerifier(config: Pick<Config, 'dnsServers' | 'inboxDomain' | 'inboundAuthTimeoutSeconds'>, resolve?: ResolveFn): Verifier {
   const boundMs = config.inboundAuthTimeoutSeconds * 1000;
   // Each query may take at most the whole bound; a silent server then costs the bound, not more.
-  const resolver = resolve ?? dnsResolver(config, Math.max(50, Math.min(1_000, boundMs)));
+  const resolver = resolve ?? cachingResolver(dnsResolver(config, Math.max(50, Math.min(1_000, boundMs))));
   return async (raw, client) => {
     let timer: NodeJS.Timeout | undefined;
     const fromDomain = () => domainOf(/^from:.*?<?([^\s<>]+@[^\s<>]+)>?\s*$/im.exec(raw.subarray(0, 64 * 1024).toString('latin1'))?.[1]);
