@@ -17,6 +17,7 @@ import {
   updateReviewLink,
   type ReviewLinkChanges,
   type ReviewLinkRow,
+  type RouteLink,
   type ReviewLinkView,
   type ReviewTransport,
 } from '../storage/review-links.ts';
@@ -143,18 +144,20 @@ export async function removeReviewLink(deps: LinkDeps, at: ProjectAt, id: string
 export const isUnhealthy = (link: Pick<ReviewLinkRow, 'consec_failures'>, config: Pick<Config, 'reviewLinkUnhealthyAfter'>): boolean =>
   link.consec_failures >= config.reviewLinkUnhealthyAfter;
 
-export type Routing = { choice: RouteChoice; link: ReviewLinkRow | null };
+export type Routing = { choice: RouteChoice; link: RouteLink | null };
 
 /**
  * Where a review of this inbox goes now: the reviewer agent of the active link covering it, unless
- * that link is unhealthy or names the composer; otherwise the human.
+ * that link is unhealthy or names the composer; otherwise the human. `covering` is that link when
+ * the caller read it already (a send reads it with its inbox).
  */
 export async function chooseRoute(
   db: Executor,
   config: Pick<Config, 'reviewLinkUnhealthyAfter'>,
   at: { org_id: string; project_id: string; inbox_id: string; composer_agent_id: string },
+  covering?: RouteLink | null,
 ): Promise<Routing> {
-  const link = await coveringLink(db, at);
+  const link = covering !== undefined ? covering : await coveringLink(db, at);
   if (!link || isUnhealthy(link, config) || link.reviewer_agent_id === at.composer_agent_id) return { choice: { route: 'human' }, link: null };
   return {
     link,

@@ -38,6 +38,7 @@ import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
 import { reserveWithinCaps } from './send-caps.ts';
 import { parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
+import type { RouteLink } from '../storage/review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
 
 /** Whole message: body text and attachments (decisions.md, numbers: 25 MiB, 10 attachments). */
@@ -81,6 +82,8 @@ export type PreparedSend = {
   allowances: SendAllowances;
   /** The flagged message this send answers or forwards: the send then waits for a human. */
   screening: HeldForScreening | null;
+  /** The review link covering the inbox, when read ahead; absent, routing reads it in the send transaction. */
+  covering_link?: RouteLink | null;
 };
 
 /** Why a send is held for a human whatever its policy: the flagged message it replies to or forwards. */
@@ -103,9 +106,11 @@ export function plainSendRecipients(body: SendBody): string[] | null {
   }
 }
 
-/** Check data read ahead for these recipients (with the inbox, see findInboxWithSendChecks). */
-/** What the route read with the inbox, in the same round trip: the checks of these recipients, the sender's allowances. */
-export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances };
+/**
+ * What the route read with the inbox, in the same round trip (findInboxWithSendChecks): the checks
+ * of these recipients, the sender's allowances and the review link covering the inbox.
+ */
+export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null };
 
 /** The checks of a send, in order. Throws the first refusal; writes nothing. */
 export async function prepareSend(
@@ -215,6 +220,7 @@ export async function prepareSend(
     attachments,
     allowances,
     screening,
+    ...(req.readAhead ? { covering_link: req.readAhead.covering_link } : {}),
   };
 }
 
@@ -331,7 +337,7 @@ export async function submitSend(
     // under that link's deadline, or else to the human under the service's.
     const routing: Routing = released || p.screening
       ? { choice: { route: 'human' }, link: null }
-      : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id });
+      : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id }, p.covering_link);
     const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);
     const event = submitEvent(routing, deadline, decision);
     const submission = {

@@ -36,7 +36,7 @@ export async function callerInboxWithSendChecks(
 ): Promise<{ inbox: InboxWithPolicy; readAhead: ReadAhead }> {
   const found = await findInboxWithSendChecks(s.db, callerScope(ctx), ctx.state.params.inbox_id!, recipients, ctx.state.auth!.agent_id);
   if (!found) throw notFound('inbox');
-  return { inbox: found.inbox, readAhead: { recipients, data: found.checks, allowances: found.allowances } };
+  return { inbox: found.inbox, readAhead: { recipients, data: found.checks, allowances: found.allowances, covering_link: found.covering_link } };
 }
 
 /** The inbox by id or address; outside the key's reach it is "no such <what>". */

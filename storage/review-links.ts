@@ -96,15 +96,30 @@ export async function deleteReviewLink(db: Executor, at: { org_id: string; proje
   return (rowCount ?? 0) > 0;
 }
 
-/** The active link covering an inbox: its own link, else the project-wide one. */
-export async function coveringLink(db: Executor, at: { org_id: string; project_id: string; inbox_id: string }): Promise<ReviewLinkRow | null> {
-  const { rows } = await db.query<ReviewLinkRow>(
-    `SELECT * FROM review_links
-      WHERE org_id = $1 AND project_id = $2 AND active AND (inbox_id = $3 OR inbox_id IS NULL)
-      ORDER BY inbox_id IS NULL LIMIT 1`,
-    [at.org_id, at.project_id, at.inbox_id],
-  );
-  return rows[0] ?? null;
+/** What routing reads of a link. */
+export type RouteLink = Pick<ReviewLinkRow, 'id' | 'reviewer_agent_id' | 'max_hops' | 'escalate_after_s' | 'review_deadline_s' | 'consec_failures'>;
+
+/**
+ * The active link covering an inbox (its own link, else the project-wide one) as one json value
+ * (RouteLink) or NULL, for an org, project and inbox given as SQL expressions: a send reads it
+ * with its inbox.
+ */
+export function coveringLinkSql(org: string, project: string, inbox: string): string {
+  return `(SELECT json_build_object('id', l.id, 'reviewer_agent_id', l.reviewer_agent_id, 'max_hops', l.max_hops,
+                                    'escalate_after_s', l.escalate_after_s, 'review_deadline_s', l.review_deadline_s,
+                                    'consec_failures', l.consec_failures)
+             FROM review_links l
+            WHERE l.org_id = ${org} AND l.project_id = ${project} AND l.active AND (l.inbox_id = ${inbox} OR l.inbox_id IS NULL)
+            ORDER BY l.inbox_id IS NULL LIMIT 1)`;
+}
+
+export async function coveringLink(db: Executor, at: { org_id: string; project_id: string; inbox_id: string }): Promise<RouteLink | null> {
+  const { rows } = await db.query<{ link: RouteLink | null }>({
+    name: 'review-links-covering',
+    text: `SELECT ${coveringLinkSql('$1', '$2', '$3')} AS link`,
+    values: [at.org_id, at.project_id, at.inbox_id],
+  });
+  return rows[0]?.link ?? null;
 }
 
 export async function findLinkById(db: Executor, orgId: string, id: string): Promise<ReviewLinkRow | null> {

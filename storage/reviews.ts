@@ -3,6 +3,7 @@
 import { lockKey, type Executor } from './db.ts';
 import { inboxInScopeQuery, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
+import { coveringLinkSql, type RouteLink } from './review-links.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
 
@@ -114,7 +115,8 @@ export async function sendCheckData(
 
 /**
  * The inbox by id or address inside the scope, with what a send to `recipients` by `agentId` is
- * checked against (its contacts, suppressions, recipient count, plan and key allowances): one round trip.
+ * checked against (its contacts, suppressions, recipient count, plan and key allowances) and the
+ * review link covering it: one round trip.
  */
 export async function findInboxWithSendChecks(
   db: Executor,
@@ -122,18 +124,19 @@ export async function findInboxWithSendChecks(
   idOrAddress: string,
   recipients: string[],
   agentId: string,
-): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances } | null> {
+): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null } | null> {
   const q = inboxInScopeQuery(scope, idOrAddress);
-  const { rows } = await db.query<InboxWithPolicy & SendCheckData & { allowances: SendAllowances }>({
+  const { rows } = await db.query<InboxWithPolicy & SendCheckData & { allowances: SendAllowances; covering_link: RouteLink | null }>({
     name: `reviews-inbox-with-send-checks-${q.name}`,
     text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')},
-                                      ${sendAllowancesSql('i.org_id', '$7')} AS allowances FROM i`,
+                                      ${sendAllowancesSql('i.org_id', '$7')} AS allowances,
+                                      ${coveringLinkSql('i.org_id', 'i.project_id', 'i.id')} AS covering_link FROM i`,
     values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId],
   });
   const row = rows[0];
   if (!row) return null;
-  const { contacts, suppressed, used_24h, allowances, ...inbox } = row;
-  return { inbox, checks: { contacts, suppressed, used_24h }, allowances };
+  const { contacts, suppressed, used_24h, allowances, covering_link, ...inbox } = row;
+  return { inbox, checks: { contacts, suppressed, used_24h }, allowances, covering_link };
 }
 
 /**
