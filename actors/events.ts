@@ -43,7 +43,7 @@ export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEv
 }
 
 /** One delivery (and its job) per active webhook subscribed to this logged event. */
-export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: EventRow): Promise<void> {
+export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: EventKey): Promise<void> {
   if (!goesToWebhooks(row)) return;
   await createDeliveries(tx, queue, row, await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id! }));
 }

@@ -49,18 +49,19 @@ export async function insertMachine(
   m: Omit<MachineRow, 'created_at' | 'updated_at' | 'version'>,
   t: NewTransition,
 ): Promise<MachineRow> {
-  const { rows } = await db.query<MachineRow>({
+  // Only the times come back: the snapshot was just written, and reading it back costs both ends a JSON pass.
+  const { rows } = await db.query<Pick<MachineRow, 'created_at' | 'updated_at'>>({
     name: 'machines-insert',
     text: `WITH m AS (
              INSERT INTO machine_instances (org_id, project_id, kind, id, inbox_id, agent_id, state, version, machine_version, snapshot)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9) RETURNING *),
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9) RETURNING org_id, kind, id, version, created_at, updated_at),
            t AS (
              INSERT INTO machine_transitions (org_id, kind, id, version, event, from_state, to_state, actions)
              SELECT m.org_id, m.kind, m.id, m.version, $10, $11, $12, $13 FROM m)
-           SELECT * FROM m`,
+           SELECT created_at, updated_at FROM m`,
     values: [m.org_id, m.project_id, m.kind, m.id, m.inbox_id, m.agent_id, m.state, m.machine_version, JSON.stringify(m.snapshot), ...transitionValues(t)],
   });
-  return rows[0]!;
+  return { ...m, version: 1, ...rows[0]! };
 }
 
 /**

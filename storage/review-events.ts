@@ -1,7 +1,7 @@
 // The durable review event queue: an append-only list of review events per review (seq 1, 2, ...),
 // drained by the composing agent in global order and acknowledged per review.
 import { notifyOnCommit, type Executor } from './db.ts';
-import { notifyEventOnCommit, type EventRow } from './events.ts';
+import { notifyEventOnCommit, type EventKey } from './events.ts';
 
 /** Wakes long polls; the payload is `<org_id> <agent_id>` of the composing agent. */
 export const REVIEW_EVENTS_CHANNEL = 'agent_inbox_review_events';
@@ -35,28 +35,30 @@ export async function appendReviewEvent(
   tx: Executor,
   e: NewReviewEvent,
   logPayload: Record<string, unknown>,
-): Promise<{ item: ReviewEventRow; logged: EventRow }> {
-  const { rows } = await tx.query<ReviewEventRow & { logged: EventRow }>({
+): Promise<{ item: ReviewEventRow; logged: EventKey }> {
+  // Only what the database drew comes back: the rest is what was written.
+  const { rows } = await tx.query<{ id: number; seq: number; created_at: Date; event_id: number }>({
     name: 'review-events-append',
     text: `WITH item AS (
              INSERT INTO review_events (org_id, project_id, review_id, seq, agent_id, inbox_id, type, state, from_state, category_id,
                                         revision, effective_mode, extra)
              SELECT $1, $2, $3, coalesce(max(seq), 0) + 1, $4, $5, $6, $7, $8, $9, $10, $11, $12
                FROM review_events WHERE org_id = $1 AND review_id = $3
-             RETURNING *),
+             RETURNING id, seq, created_at, org_id, project_id, inbox_id, agent_id, type),
            logged AS (
              INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
              SELECT org_id, project_id, inbox_id, agent_id, type, $13::jsonb || jsonb_build_object('seq', seq) FROM item
-             RETURNING id, org_id, project_id, inbox_id, agent_id, type, payload, created_at)
-           SELECT item.*, to_json(logged) AS logged FROM item, logged`,
+             RETURNING id)
+           SELECT item.id, item.seq, item.created_at, logged.id AS event_id FROM item, logged`,
     values: [e.org_id, e.project_id, e.review_id, e.agent_id, e.inbox_id, e.type, e.state, e.from_state, e.category_id, e.revision,
       e.effective_mode, JSON.stringify(e.extra ?? {}), JSON.stringify(logPayload)],
   });
-  const { logged, ...item } = rows[0]!;
-  const event: EventRow = { ...logged, created_at: new Date(logged.created_at) };
+  const { id, seq, created_at, event_id } = rows[0]!;
+  const item: ReviewEventRow = { ...e, extra: e.extra ?? {}, id, seq, created_at };
+  const logged: EventKey = { id: event_id, org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id, type: e.type };
   await notifyOnCommit(tx, REVIEW_EVENTS_CHANNEL, `${e.org_id} ${e.agent_id}`);
-  await notifyEventOnCommit(tx, event);
-  return { item, logged: event };
+  await notifyEventOnCommit(tx, logged);
+  return { item, logged };
 }
 
 export type DrainFilter = {
