@@ -11,24 +11,33 @@ export type Receipt = { inbox_id: string; message_key: string; raw_sha256: Buffe
 export type EarlierCopy = { id: string; thread_id: string; folder: Folder; seq: number; received_at: Date };
 
 /**
- * Records that `message_id` is stored for this receipt, unless a receipt within the window
- * exists: then returns that delivery's copy and nothing is recorded. A concurrent retry waits on
- * the first one's row until it commits.
+ * Records the receipts of the messages about to be stored, in one statement: true for each one
+ * recorded, false for one that is a retry (a receipt within the window exists, or the same receipt
+ * came earlier in the list) and must not be stored again. A concurrent retry waits on the first
+ * one's row until it commits.
  */
-export async function recordReceipt(
-  tx: Executor,
-  org_id: string,
-  r: Receipt,
-  message_id: string,
-): Promise<{ earlier: EarlierCopy | null }> {
-  const fresh = await tx.query(
-    `INSERT INTO inbound_receipts (inbox_id, message_key, raw_sha256, message_id) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (inbox_id, message_key, raw_sha256) DO UPDATE SET message_id = excluded.message_id, received_at = now()
-       WHERE inbound_receipts.received_at < now() - make_interval(hours => $5)
-     RETURNING 1`,
-    [r.inbox_id, r.message_key, r.raw_sha256, message_id, RETRY_WINDOW_HOURS],
-  );
-  if (fresh.rowCount === 1) return { earlier: null };
+export async function recordReceipts(tx: Executor, receipts: Array<Receipt & { message_id: string }>): Promise<boolean[]> {
+  const keyOf = (r: Receipt) => `${r.inbox_id}\0${r.message_key}\0${r.raw_sha256.toString('hex')}`;
+  const first = new Map<string, number>();
+  receipts.forEach((r, i) => first.has(keyOf(r)) || first.set(keyOf(r), i));
+  // In key order, so two batches holding the same receipts wait on each other and never deadlock.
+  const unique = [...first.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, i]) => receipts[i]!);
+  if (unique.length === 0) return [];
+  const { rows } = await tx.query<{ message_id: string }>({
+    name: 'inbound-receipts-record',
+    text: `INSERT INTO inbound_receipts (inbox_id, message_key, raw_sha256, message_id)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::text[])
+           ON CONFLICT (inbox_id, message_key, raw_sha256) DO UPDATE SET message_id = excluded.message_id, received_at = now()
+             WHERE inbound_receipts.received_at < now() - make_interval(hours => $5)
+           RETURNING message_id`,
+    values: [unique.map((r) => r.inbox_id), unique.map((r) => r.message_key), unique.map((r) => r.raw_sha256), unique.map((r) => r.message_id), RETRY_WINDOW_HOURS],
+  });
+  const recorded = new Set(rows.map((r) => r.message_id));
+  return receipts.map((r, i) => first.get(keyOf(r)) === i && recorded.has(r.message_id));
+}
+
+/** The copy stored for a receipt recorded before (by an earlier delivery, or earlier in this batch). */
+export async function earlierCopy(tx: Executor, org_id: string, r: Receipt): Promise<EarlierCopy> {
   const { rows } = await tx.query<{ id: string; thread_id: string | null; folder: Folder | null; seq: number | null; received_at: Date }>(
     `SELECT r.message_id AS id, m.thread_id, m.folder, m.seq, coalesce(m.received_at, r.received_at) AS received_at
      FROM inbound_receipts r LEFT JOIN messages m ON m.org_id = $4 AND m.inbox_id = r.inbox_id AND m.id = r.message_id
@@ -37,7 +46,7 @@ export async function recordReceipt(
   );
   const row = rows[0]!;
   // The copy may have been deleted since; the retry is still answered, not stored again.
-  return { earlier: { id: row.id, thread_id: row.thread_id ?? '', folder: row.folder ?? 'INBOX', seq: row.seq ?? 0, received_at: row.received_at } };
+  return { id: row.id, thread_id: row.thread_id ?? '', folder: row.folder ?? 'INBOX', seq: row.seq ?? 0, received_at: row.received_at };
 }
 
 export async function pruneReceipts(db: Executor): Promise<number> {

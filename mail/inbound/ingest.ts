@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '../../actors/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
-import { recordReceipt } from '../../storage/inbound-receipts.ts';
+import { earlierCopy, recordReceipts, type Receipt } from '../../storage/inbound-receipts.ts';
 import { countReceived, type Received } from '../../storage/usage.ts';
 import { UNLIMITED, planOf, type Plans } from '../../machines/policy/plans.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
@@ -159,13 +159,34 @@ function locksOf(prepared: Prepared[]): bigint[] {
   return prepared.flatMap((m) => m.recipients.flatMap((r) => threadKeyLocks(r.id, threadKeys(m.views))));
 }
 
-/** Stores every copy, each with its event. */
+/** A copy to store: its inbox, its id, and its receipt when the sender's retries are recognised. */
+type Copy = { inbox: InboxRow; id: string; receipt: Receipt | null };
+
+/**
+ * Stores every copy, each with its event. The receipts of the whole batch are recorded first, in
+ * one statement; a copy whose receipt was there already is answered with the copy stored before.
+ */
 async function storeAll(tx: pg.PoolClient, queue: Queue, prepared: Prepared[]): Promise<StoredMessage[][]> {
+  const copies: Copy[][] = prepared.map((m) => {
+    const sha = m.input.recognise_retries ? crypto.createHash('sha256').update(m.input.raw).digest() : null;
+    return m.recipients.map((inbox) => ({
+      inbox,
+      id: newMessageId(inbox.id),
+      receipt: sha ? { inbox_id: inbox.id, message_key: m.views.own_key, raw_sha256: sha } : null,
+    }));
+  });
+  const withReceipts = copies.flat().filter((c) => c.receipt !== null);
+  const recorded = await recordReceipts(tx, withReceipts.map((c) => ({ ...c.receipt!, message_id: c.id })));
+  const retried = new Set(withReceipts.filter((_, i) => !recorded[i]));
   const stored: StoredMessage[][] = [];
-  for (const m of prepared) {
-    const copies: StoredMessage[] = [];
-    for (const inbox of m.recipients) copies.push(await storeForInbox(tx, queue, inbox, m.input, m.parsed, m.views));
-    stored.push(copies);
+  for (const [i, m] of prepared.entries()) {
+    const out: StoredMessage[] = [];
+    for (const c of copies[i]!) {
+      out.push(retried.has(c)
+        ? { inbox: c.inbox, ...(await earlierCopy(tx, c.inbox.org_id, c.receipt!)), fresh: false }
+        : await storeForInbox(tx, queue, c.inbox, c.id, m.input, m.parsed, m.views));
+    }
+    stored.push(out);
   }
   return stored;
 }
@@ -205,18 +226,13 @@ async function storeForInbox(
   tx: pg.PoolClient,
   queue: Queue,
   inbox: InboxRow,
+  id: string,
   input: IngestInput,
   p: ParsedMail,
   v: Views,
 ): Promise<StoredMessage> {
   const at = { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id };
-  const id = newMessageId(inbox.id);
   const folder = input.folder ?? 'INBOX';
-  if (input.recognise_retries) {
-    const receipt = { inbox_id: inbox.id, message_key: v.own_key, raw_sha256: crypto.createHash('sha256').update(input.raw).digest() };
-    const { earlier } = await recordReceipt(tx, inbox.org_id, receipt, id);
-    if (earlier) return { inbox, ...earlier, fresh: false };
-  }
   const direction = input.direction ?? 'inbound';
   // What the sender's own copy says is not screened: only mail arriving at an inbox is.
   const screening = direction === 'outbound' ? null : screenMessage({

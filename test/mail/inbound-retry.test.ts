@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
+import { ingestMessages } from '../../mail/inbound/ingest.ts';
+import type { InboxRow } from '../../storage/inboxes.ts';
 import { sendRaw } from '../helpers/mail.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { smtpReplies } from '../helpers/smtp-replies.ts';
@@ -63,7 +65,23 @@ test('retries racing the first delivery still leave one copy', async () => {
   const raw = mail(inbox.address, '<retry-2@example.org>', 'Sent at once from three queue runners.');
   const replies = await Promise.all([1, 2, 3].map(() => sendRaw(svc, raw, { from: 'ada@example.org', to: [inbox.address] })));
   for (const r of replies) assert.match(r.response, /^250 /);
-  assert.equal((await storedIds(inbox.id)).length, 1);
+  const stored = await storedIds(inbox.id);
+  assert.equal(stored.length, 1);
+  for (const r of replies) assert.match(r.response, new RegExp(`stored as ${stored[0]}`), 'every reply names the one copy');
+});
+
+test('the same mail three times in one stored batch is one copy, and each is answered with it', async () => {
+  const inbox = await newInbox();
+  const row = (await svc.services.db.query<InboxRow>('SELECT * FROM inboxes WHERE id = $1', [inbox.id])).rows[0]!;
+  const raw = Buffer.from(mail(inbox.address, '<retry-batch@example.org>', 'Three runners, one batch.'));
+  const input = { raw, recipients: [row], envelope_from: 'ada@example.org', recognise_retries: true };
+  const results = await ingestMessages({ db: svc.services.db, queue: svc.services.queue }, [input, input, input]);
+  const stored = await storedIds(inbox.id);
+  assert.equal(stored.length, 1);
+  assert.deepEqual(results.map(([copy]) => copy!.id), [stored[0], stored[0], stored[0]]);
+  assert.deepEqual(results.map(([copy]) => copy!.fresh), [true, false, false]);
+  const seq = results[0]![0]!.seq;
+  assert.ok(results.every(([copy]) => copy!.seq === seq), 'each answer carries the stored copy');
 });
 
 test('two different mails sharing a Message-ID are both stored', async () => {
