@@ -92,14 +92,19 @@ export const AUTO_SEND_SLOTS = 16;
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 const SLOT_CAP = `($2::int / ${AUTO_SEND_SLOTS} + CASE WHEN c.slot < $2::int % ${AUTO_SEND_SLOTS} THEN 1 ELSE 0 END)`;
 
-/** Counts one auto-send in a slot with room: first one no other sender holds, else waiting for one. */
+/**
+ * Counts one auto-send in a slot with room: first one no other sender holds (from a random start,
+ * so senders spread), else waiting for one. Waiting senders lock slots in slot order: a slot found
+ * full once its lock came stays locked while the scan goes on, and two waiters scanning from
+ * different starts would each hold the slot the other waits for.
+ */
 function takeSlot(skipLocked: boolean) {
   return {
     name: `categories-take-auto-send-${skipLocked ? 'skip' : 'wait'}`,
     text: `WITH pick AS (
              SELECT c.slot FROM auto_send_counters c
               WHERE c.org_id = $1 AND c.day = ${TODAY} AND c.sent < ${SLOT_CAP}
-              ORDER BY (c.slot + ${AUTO_SEND_SLOTS} - $3::int) % ${AUTO_SEND_SLOTS}
+              ORDER BY ${skipLocked ? `(c.slot + ${AUTO_SEND_SLOTS} - $3::int) % ${AUTO_SEND_SLOTS}` : 'c.slot'}
               LIMIT 1 FOR UPDATE ${skipLocked ? 'SKIP LOCKED' : ''})
            UPDATE auto_send_counters c SET sent = c.sent + 1 FROM pick
             WHERE c.org_id = $1 AND c.day = ${TODAY} AND c.slot = pick.slot
@@ -117,6 +122,7 @@ function takeSlot(skipLocked: boolean) {
 export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Promise<boolean> {
   const start = Math.floor(Math.random() * AUTO_SEND_SLOTS);
   const values = [orgId, Math.max(0, cap), start];
+  const waitValues = values.slice(0, 2);
   if ((await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
   // The first send of the day makes the day's slots.
   const made = await tx.query(
@@ -125,8 +131,9 @@ export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Pr
     [orgId],
   );
   if ((made.rowCount ?? 0) > 0 && (await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
-  if ((await tx.query({ ...takeSlot(false), values })).rows.length > 0) return true;
-  await tx.query(`UPDATE auto_send_counters SET held = held + 1 WHERE org_id = $1 AND day = ${TODAY} AND slot = $2`, [orgId, start]);
+  if ((await tx.query({ ...takeSlot(false), values: waitValues })).rows.length > 0) return true;
+  // The last slot, so this lock too is taken in slot order.
+  await tx.query(`UPDATE auto_send_counters SET held = held + 1 WHERE org_id = $1 AND day = ${TODAY} AND slot = ${AUTO_SEND_SLOTS - 1}`, [orgId]);
   return false;
 }
 
