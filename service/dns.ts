@@ -31,16 +31,20 @@ export function cachingResolver(resolve: ResolveFn, opts: { ttlMs?: number; maxE
   const cache = new Map<string, { until: number; answer: Promise<any[]> }>();
   return (name, rrtype) => {
     const key = `${rrtype} ${name.toLowerCase()}`;
-    const now = Date.now();
     let entry = cache.get(key);
-    if (!entry || entry.until <= now) {
+    if (!entry || entry.until <= Date.now()) {
       cache.delete(key);
-      entry = { until: now + ttlMs, answer: resolve(name, rrtype) };
-      const kept = entry;
+      // Shared while the query is out; kept for ttlMs from its answer.
+      const kept = { until: Infinity, answer: resolve(name, rrtype) };
+      entry = kept;
       cache.set(key, kept);
       if (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
-      kept.answer.catch((err) => {
-        if (!isNoRecord(err) && cache.get(key) === kept) cache.delete(key);
+      const keep = () => {
+        kept.until = Date.now() + ttlMs;
+      };
+      kept.answer.then(keep, (err) => {
+        if (isNoRecord(err)) keep();
+        else if (cache.get(key) === kept) cache.delete(key);
       });
     }
     // Each caller gets its own array: an answer shared between messages is never changed by one.
