@@ -2,22 +2,13 @@
 // their reservations, the enrollment key's allowances, inbound refusal over quota, and the billing
 // reads matching the traffic of the test. The plans file makes the caps small enough to reach.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth } from '../helpers/quota.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth, startSmallPlansService } from '../helpers/quota.ts';
+import { createTenant, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy, type Agent } from '../reviews/setup.ts';
 
-const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
-fs.writeFileSync(plansFile, JSON.stringify({
-  free: { daily_message_cap: 5 },
-  developer: { included_messages_monthly: 6, daily_message_cap: -1 },
-}));
-
-const svc = await startTestService({ env: { PLANS_FILE: plansFile } });
+const svc = await startSmallPlansService();
 const db = svc.services.db;
 const count = async (sql: string, values: unknown[]) => (await db.query(sql, values)).rows[0].n as number;
 const reviewsOf = (agent: Agent) => count('SELECT count(*)::int AS n FROM reviews WHERE agent_id = $1', [agent.agentId]);

@@ -3,22 +3,13 @@
 // review holds is refused past the plan's daily cap, its monthly quota or the enrollment key's
 // daily sending with the same 403 quota_exceeded as a send, and nothing changes.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth } from '../helpers/quota.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth, startSmallPlansService } from '../helpers/quota.ts';
+import { createTenant, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound, type Agent } from '../reviews/setup.ts';
 
-const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
-fs.writeFileSync(plansFile, JSON.stringify({
-  free: { daily_message_cap: 5 },
-  developer: { included_messages_monthly: 6, daily_message_cap: -1 },
-}));
-
-const svc = await startTestService({ env: { PLANS_FILE: plansFile } });
+const svc = await startSmallPlansService();
 const db = svc.services.db;
 const one = async (sql: string, values: unknown[]) => (await db.query(sql, values)).rows[0].n as number;
 const reservedOf = (t: Tenant) => one('SELECT coalesce((SELECT reserved::int FROM usage_accounts WHERE org_id = $1), 0) AS n', [t.orgId]);

@@ -1,5 +1,20 @@
-// What the quota tests share: when the UTC day and month end, and the shape of a quota refusal.
+// What the quota tests share: a service with caps small enough to reach, when the UTC day and
+// month end, and the shape of a quota refusal.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestService, type TestService } from './service.ts';
+
+/** A service whose plans file makes the caps small: free sends 5 a day, developer 6 a month. */
+export function startSmallPlansService(): Promise<TestService> {
+  const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
+  fs.writeFileSync(plansFile, JSON.stringify({
+    free: { daily_message_cap: 5 },
+    developer: { included_messages_monthly: 6, daily_message_cap: -1 },
+  }));
+  return startTestService({ env: { PLANS_FILE: plansFile } });
+}
 
 export const nextUtcMidnight = (): string => {
   const d = new Date();
