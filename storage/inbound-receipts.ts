@@ -17,9 +17,9 @@ export type EarlierCopy = { id: string; thread_id: string; folder: Folder; seq: 
  * one's row until it commits.
  */
 export async function recordReceipts(tx: Executor, receipts: Array<Receipt & { message_id: string }>): Promise<boolean[]> {
-  const keyOf = (r: Receipt) => `${r.inbox_id}\0${r.message_key}\0${r.raw_sha256.toString('hex')}`;
+  const keys = receipts.map((r) => `${r.inbox_id}\0${r.message_key}\0${r.raw_sha256.toString('hex')}`);
   const first = new Map<string, number>();
-  receipts.forEach((r, i) => first.has(keyOf(r)) || first.set(keyOf(r), i));
+  keys.forEach((key, i) => first.has(key) || first.set(key, i));
   // In key order, so two batches holding the same receipts wait on each other and never deadlock.
   const unique = [...first.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, i]) => receipts[i]!);
   if (unique.length === 0) return [];
@@ -33,7 +33,7 @@ export async function recordReceipts(tx: Executor, receipts: Array<Receipt & { m
     values: [unique.map((r) => r.inbox_id), unique.map((r) => r.message_key), unique.map((r) => r.raw_sha256), unique.map((r) => r.message_id), RETRY_WINDOW_HOURS],
   });
   const recorded = new Set(rows.map((r) => r.message_id));
-  return receipts.map((r, i) => first.get(keyOf(r)) === i && recorded.has(r.message_id));
+  return receipts.map((r, i) => first.get(keys[i]!) === i && recorded.has(r.message_id));
 }
 
 /** The copy stored for a receipt recorded before (by an earlier delivery, or earlier in this batch). */
