@@ -23,9 +23,9 @@ import type { Config } from '../service/config.ts';
 import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
-import { withTransaction, type Pool } from '../storage/db.ts';
+import { transactionOn, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
-import { findInbox, findInboxesByAddress, type InboxRow } from '../storage/inboxes.ts';
+import { findInbox, type InboxRow } from '../storage/inboxes.ts';
 import { findMessageSource } from '../storage/messages.ts';
 import {
   findDelivery,
@@ -35,9 +35,10 @@ import {
   setDeliveryPhase,
   tryLockDelivery,
   unlockDelivery,
+  unlockDeliveryStatement,
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
-import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
+import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';
@@ -62,17 +63,21 @@ function unsubscribeKeyOf(config: Config): Buffer {
 
 export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; review_id: string }): Promise<void> {
   const conn = await deps.db.connect();
+  const lock: Lock = { conn, review_id: p.review_id, held: false };
   let broken: Error | undefined;
   try {
     // Another worker holds it (or a dead one's session is still closing): try again later, when
     // the outcome is recorded or the lock is free.
     if (!(await tryLockDelivery(conn, p.review_id))) throw new Error(`review ${p.review_id} is being delivered by another worker`);
+    lock.held = true;
     try {
-      await deliverLocked(deps, conn, p);
+      await deliverLocked(deps, lock, p);
     } finally {
-      await unlockDelivery(conn, p.review_id).catch((err: Error) => {
-        broken = err;
-      });
+      if (lock.held) {
+        await unlockDelivery(conn, p.review_id).catch((err: Error) => {
+          broken = err;
+        });
+      }
     }
   } finally {
     // A connection that could not unlock must not return to the pool still holding the lock.
@@ -80,67 +85,76 @@ export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; rev
   }
 }
 
-async function deliverLocked(deps: DeliveryDeps, conn: pg.PoolClient, p: { org_id: string; review_id: string }): Promise<void> {
-  const row = await findReview(conn, { org_id: p.org_id, project_id: null, agent_id: null, inbox_id: null }, p.review_id);
-  if (!row || !IN_FLIGHT.has(row.state)) return;
+/** The connection holding a review's delivery lock; the outcome's transaction runs on it and releases the lock with its COMMIT. */
+type Lock = { conn: pg.PoolClient; review_id: string; held: boolean };
+
+async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string; review_id: string }): Promise<void> {
+  const { conn } = lock;
+  const found = await findReviewWithInbox(conn, p.org_id, p.review_id);
+  if (!found || !IN_FLIGHT.has(found.review.state)) return;
+  const { review: row, inbox } = found;
   const context = restoreReview(row).context;
   if (context.reconciliation_needed) return;
   const log = deps.log.child({ review_id: row.id });
-  const inbox = await findInbox(conn, row.org_id, row.project_id, row.inbox_id);
   const key = { org_id: row.org_id, review_id: row.id, revision: context.revision };
-  const attempt = await openDelivery(conn, {
-    ...key,
-    project_id: row.project_id,
-    message_id: `<${row.id}.${context.revision}@${inbox?.domain ?? deps.config.inboxDomain}>`,
-  });
-  if (!inbox) return finishFailed(deps, row, key, 'the sending inbox no longer exists');
-  if (attempt.phase === 'failed') return finishFailed(deps, row, key, attempt.last_error ?? 'delivery failed');
-  if (attempt.phase === 'data') {
-    log.warn({ message_id: attempt.message_id }, 'delivery outcome unknown: the relay may hold the message; parking the review');
-    return markUnknown(deps, row, 'the relay was handed the message but its answer was never recorded');
-  }
-
   const draft = context.draft;
   const recipients = [...((draft.to as Recipient[]) ?? []), ...((draft.cc as Recipient[]) ?? [])].map((r) => r.email.toLowerCase());
-  const hosted = await findInboxesByAddress(conn, recipients);
+  const { attempt, hosted } = await openDelivery(
+    conn,
+    { ...key, project_id: row.project_id, message_id: `<${row.id}.${context.revision}@${inbox?.domain ?? deps.config.inboxDomain}>` },
+    recipients,
+  );
+  if (!inbox) return finishFailed(deps, lock, row, key, 'the sending inbox no longer exists');
+  if (attempt.phase === 'failed') return finishFailed(deps, lock, row, key, attempt.last_error ?? 'delivery failed');
+  if (attempt.phase === 'data') {
+    log.warn({ message_id: attempt.message_id }, 'delivery outcome unknown: the relay may hold the message; parking the review');
+    return markUnknown(deps, lock, row, 'the relay was handed the message but its answer was never recorded');
+  }
+
   const hostedAddresses = new Set(hosted.map((i) => i.address));
   const unknownLocal = recipients.filter((a) => !hostedAddresses.has(a) && a.endsWith(`@${deps.config.inboxDomain}`));
-  if (unknownLocal.length) return finishFailed(deps, row, key, `no inbox here for ${unknownLocal.join(', ')}`);
+  if (unknownLocal.length) return finishFailed(deps, lock, row, key, `no inbox here for ${unknownLocal.join(', ')}`);
   const external = recipients.filter((a) => !hostedAddresses.has(a));
   const raw = await buildRaw(deps, conn, row, inbox, attempt);
   const relay = relayOf(deps.config);
 
+  // The relay's answer, recorded with the outcome below (or on its own should that fail).
+  let relayResponse: string | null = null;
   if (external.length > 0 && relay && attempt.phase !== 'sent') {
-    await setDeliveryPhase(conn, key, 'connecting', { route: 'relay', countTry: true });
+    // A try counts once the relay takes DATA or answers with a temporary failure before that.
+    let counted = false;
     try {
-      const result = await sendViaRelay(relay, { from: inbox.address, to: external }, raw, () => setDeliveryPhase(conn, key, 'data'));
-      await setDeliveryPhase(conn, key, 'sent', {
-        relay_response: result.rejected.length ? `${result.response} (refused: ${result.rejected.join(', ')})` : result.response,
+      const result = await sendViaRelay(relay, { from: inbox.address, to: external }, raw, async () => {
+        await setDeliveryPhase(conn, key, 'data', { route: 'relay', countTry: true });
+        counted = true;
       });
+      relayResponse = result.rejected.length ? `${result.response} (refused: ${result.rejected.join(', ')})` : result.response;
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
-      if (err.outcome === 'failed') return finishFailed(deps, row, key, `the relay refused the message: ${err.response ?? err.message}`);
+      if (err.outcome === 'failed') return finishFailed(deps, lock, row, key, `the relay refused the message: ${err.response ?? err.message}`);
       if (err.outcome === 'unknown') {
         log.warn({ message_id: attempt.message_id, err: err.message }, 'relay connection lost after the message was handed over; parking the review');
-        return markUnknown(deps, row, `relay connection lost after the message was handed over: ${err.message}`);
+        return markUnknown(deps, lock, row, `relay connection lost after the message was handed over: ${err.message}`);
       }
-      await setDeliveryPhase(conn, key, 'deferred', { last_error: err.response ?? err.message });
-      if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${err.response ?? err.message}`);
+      await setDeliveryPhase(conn, key, 'deferred', { route: 'relay', last_error: err.response ?? err.message, countTry: !counted });
+      if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, lock, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${err.response ?? err.message}`);
       throw err;
     }
   }
 
   const parsed = await parseMessage(raw);
   try {
-    await storeDelivered(deps, row, inbox, attempt, { raw, parsed, hosted, external, relay });
+    await storeDelivered(deps, lock, row, inbox, attempt, { raw, parsed, hosted, external, relay, relayResponse });
   } catch (err) {
-    if (!(err instanceof InboundQuotaError)) throw err;
-    return deferOverQuota(deps, conn, row, key, attempt, err, external.length > 0 && relay !== null);
+    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, key, attempt, err, relayResponse);
+    // The relay has the message: a retry must store the copies, never hand it over again.
+    if (relayResponse !== null) await setDeliveryPhase(conn, key, 'sent', { relay_response: relayResponse });
+    throw err;
   }
   log.info({ message_id: attempt.message_id, external: external.length, internal: hosted.length }, 'review delivered');
 }
 
-type Outgoing = { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; external: string[]; relay: RelayConfig | null };
+type Outgoing = { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; external: string[]; relay: RelayConfig | null; relayResponse: string | null };
 
 /**
  * One transaction: the outbox copy (no relay), the sender's SENT copy and the hosted recipients'
@@ -148,10 +162,10 @@ type Outgoing = { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; external:
  * and the recipients' usage rows are locked in org-id order whichever way the mail goes; a
  * recipient org past its monthly quota or storage throws InboundQuotaError and nothing is stored.
  */
-async function storeDelivered(deps: DeliveryDeps, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow, o: Outgoing): Promise<void> {
+async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow, o: Outgoing): Promise<void> {
   const { raw, parsed, hosted, external, relay } = o;
   const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
-  await withTransaction(deps.db, async (tx) => {
+  await inLockTransaction(lock, async (tx) => {
     if (external.length > 0 && !relay) {
       await insertOutbox(tx, {
         org_id: row.org_id,
@@ -170,9 +184,15 @@ async function storeDelivered(deps: DeliveryDeps, row: ReviewRow, inbox: InboxRo
     const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
     const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
     const [[copy]] = (await ingestMessagesIn(tx, deps.queue, [sentCopy, ...received], deps.config.plans)) as [StoredMessage[]];
-    await setDeliveryPhase(tx, key, 'sent', { route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox' });
+    await setDeliveryPhase(tx, key, 'sent', { route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox', relay_response: o.relayResponse });
     await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
   });
+}
+
+/** A transaction on the lock's connection whose COMMIT also releases the delivery lock. */
+async function inLockTransaction(lock: Lock, fn: (tx: pg.PoolClient) => Promise<void>): Promise<void> {
+  await transactionOn(lock.conn, fn, { afterCommit: unlockDeliveryStatement(lock.conn, lock.review_id) });
+  lock.held = false;
 }
 
 /**
@@ -185,25 +205,28 @@ async function storeDelivered(deps: DeliveryDeps, row: ReviewRow, inbox: InboxRo
  */
 async function deferOverQuota(
   deps: DeliveryDeps,
-  conn: pg.PoolClient,
+  lock: Lock,
   row: ReviewRow,
   key: Key,
   attempt: DeliveryRow,
   err: InboundQuotaError,
-  relaySent: boolean,
+  relayResponse: string | null,
 ): Promise<void> {
   const error = `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`;
   deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
   await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
-  await setDeliveryPhase(conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, countTry: true });
-  if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`);
+  const relaySent = relayResponse !== null || attempt.phase === 'sent';
+  await setDeliveryPhase(lock.conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, relay_response: relayResponse, countTry: true });
+  if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, lock, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`);
   throw new Error(`delivery deferred: ${error}`);
 }
 
 async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {
   const context = restoreReview(row).context;
   const draft = context.draft;
-  const files = await listReviewAttachments(db, row.org_id, row.id, true);
+  // A draft that lists no attachments has none stored: nothing to read.
+  const listed = draft.attachments as unknown[] | undefined;
+  const files = Array.isArray(listed) && listed.length === 0 ? [] : await listReviewAttachments(db, row.org_id, row.id, true);
   const original =
     row.kind === 'forward' && row.parent_message_id
       ? await findMessageSource(db, { org_id: row.org_id, inbox_id: row.inbox_id }, row.parent_message_id)
@@ -230,16 +253,19 @@ async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, i
 
 type Key = { org_id: string; review_id: string; revision: number };
 
-async function finishFailed(deps: DeliveryDeps, row: ReviewRow, key: Key, error: string): Promise<void> {
+async function finishFailed(deps: DeliveryDeps, lock: Lock | null, row: ReviewRow, key: Key, error: string): Promise<void> {
   deps.log.warn({ review_id: row.id, error }, 'review delivery failed');
-  await withTransaction(deps.db, async (tx) => {
+  const record = async (tx: pg.PoolClient) => {
     await setDeliveryPhase(tx, key, 'failed', { last_error: error });
     await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivery_failed', error });
-  });
+  };
+  await (lock ? inLockTransaction(lock, record) : withTransaction(deps.db, record));
 }
 
-async function markUnknown(deps: DeliveryDeps, row: ReviewRow, error: string): Promise<void> {
-  await withTransaction(deps.db, (tx) => applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivery_unknown', error }));
+async function markUnknown(deps: DeliveryDeps, lock: Lock, row: ReviewRow, error: string): Promise<void> {
+  await inLockTransaction(lock, async (tx) => {
+    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivery_unknown', error });
+  });
 }
 
 /**
@@ -275,7 +301,7 @@ export async function reconcileDelivery(
     const key = { org_id: row.org_id, review_id: row.id, revision: context.revision };
     const attempt = await findDelivery(conn, row.org_id, row.id, context.revision);
     if (p.outcome === 'failed') {
-      await finishFailed(deps, row, key, p.reason ?? 'reconciled as not delivered');
+      await finishFailed(deps, null, row, key, p.reason ?? 'reconciled as not delivered');
       return { state: 'failed', message_id: attempt?.message_id ?? null };
     }
     const inbox = await findInbox(conn, row.org_id, row.project_id, row.inbox_id);

@@ -61,13 +61,30 @@ export async function notifyOnCommit(tx: Executor, channel: string, payload: str
  */
 export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>, firstStatement?: string | null): Promise<T> {
   const client = await pool.connect();
+  try {
+    return await transactionOn(client, fn, { firstStatement });
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * withTransaction on a connection the caller holds (and keeps). `afterCommit` is a statement run
+ * in the COMMIT's round trip once the transaction committed (e.g. releasing a session lock); it
+ * has run exactly when this resolves.
+ */
+export async function transactionOn<T>(
+  client: pg.PoolClient,
+  fn: (tx: pg.PoolClient) => Promise<T>,
+  opts: { firstStatement?: string | null; afterCommit?: string } = {},
+): Promise<T> {
   const notifications: Array<[string, string]> = [];
   pendingNotifications.set(client, notifications);
   try {
-    await client.query(firstStatement ? `BEGIN; ${firstStatement}` : 'BEGIN');
+    await client.query(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
     const result = await fn(client);
     pendingNotifications.delete(client);
-    await client.query(commitText(client, notifications)).catch((err: { file?: string }) => {
+    await client.query(commitText(client, notifications, opts.afterCommit)).catch((err: { file?: string }) => {
       // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
       // wake-up is lost; listeners see the change at their next read (heartbeat, poll, deadline).
       if (err.file !== 'async.c') throw err;
@@ -78,14 +95,15 @@ export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => 
     throw err;
   } finally {
     pendingNotifications.delete(client);
-    client.release();
   }
 }
 
-/** COMMIT, then the notifications (each once), in one simple-protocol round trip. */
-function commitText(client: pg.ClientBase, notifications: Array<[string, string]>): string {
+/** COMMIT, the statement after it, then the notifications (each once), in one simple-protocol round trip. */
+function commitText(client: pg.ClientBase, notifications: Array<[string, string]>, afterCommit?: string): string {
   const unique = [...new Set(notifications.map(([c, p]) => `${client.escapeLiteral(c)}, ${client.escapeLiteral(p)}`))];
-  return unique.length === 0 ? 'COMMIT' : `COMMIT; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
+  const notify = unique.length === 0 ? '' : `; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
+  // The NOTIFY goes last: raised there, its error (above) leaves everything before it done.
+  return `COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
 }
 
 /** A transaction-scoped advisory lock key for a name (the first 64 bits of its SHA-256). */

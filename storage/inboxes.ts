@@ -83,6 +83,11 @@ export async function listInboxes(
 }
 
 /** Inboxes by address, across every tenant: the SMTP server's recipient lookup. */
+/** An inbox row read as JSON (`to_jsonb(i)`), its time a Date as pg gives it. */
+export function inboxFromJson(json: Omit<InboxRow, 'created_at'> & { created_at: string }): InboxRow {
+  return { ...json, created_at: new Date(json.created_at) };
+}
+
 export async function findInboxesByAddress(db: Executor, addresses: string[]): Promise<InboxRow[]> {
   const { rows } = await db.query<InboxRow>('SELECT * FROM inboxes WHERE address = ANY($1::text[])', [addresses.map((a) => a.toLowerCase())]);
   return rows;

@@ -1,6 +1,8 @@
 // Delivery attempts of reviews (one per review revision, Message-ID fixed before any relay is
 // contacted) and the local outbox kept when no relay is configured.
+import type pg from 'pg';
 import type { Executor } from './db.ts';
+import { inboxFromJson, type InboxRow } from './inboxes.ts';
 
 export type DeliveryPhase = 'connecting' | 'data' | 'deferred' | 'sent' | 'failed';
 
@@ -19,21 +21,29 @@ export type DeliveryRow = {
   updated_at: Date;
 };
 
-/** The attempt of this revision, created in phase `connecting` when there is none yet. */
+/**
+ * The attempt of this revision, created in phase `connecting` when there is none yet, with the
+ * inboxes hosted here among `recipients` (lower-case addresses), read in the same round trip.
+ */
 export async function openDelivery(
   db: Executor,
   d: { org_id: string; project_id: string; review_id: string; revision: number; message_id: string },
-): Promise<DeliveryRow> {
-  const { rows } = await db.query<DeliveryRow>(
+  recipients: string[],
+): Promise<{ attempt: DeliveryRow; hosted: InboxRow[] }> {
+  const { rows } = await db.query<DeliveryRow & { hosted: Array<Parameters<typeof inboxFromJson>[0]> }>(
     `WITH ins AS (
        INSERT INTO review_deliveries (org_id, project_id, review_id, revision, message_id, phase)
-       VALUES ($1, $2, $3, $4, $5, 'connecting') ON CONFLICT (org_id, review_id, revision) DO NOTHING RETURNING *)
-     SELECT * FROM ins
-     UNION ALL
-     SELECT * FROM review_deliveries WHERE org_id = $1 AND review_id = $3 AND revision = $4 AND NOT EXISTS (SELECT 1 FROM ins)`,
-    [d.org_id, d.project_id, d.review_id, d.revision, d.message_id],
+       VALUES ($1, $2, $3, $4, $5, 'connecting') ON CONFLICT (org_id, review_id, revision) DO NOTHING RETURNING *),
+     attempt AS (
+       SELECT * FROM ins
+       UNION ALL
+       SELECT * FROM review_deliveries WHERE org_id = $1 AND review_id = $3 AND revision = $4 AND NOT EXISTS (SELECT 1 FROM ins))
+     SELECT a.*, (SELECT coalesce(jsonb_agg(to_jsonb(h)), '[]'::jsonb) FROM inboxes h WHERE h.address = ANY($6::text[])) AS hosted
+       FROM attempt a`,
+    [d.org_id, d.project_id, d.review_id, d.revision, d.message_id, recipients],
   );
-  return rows[0]!;
+  const { hosted, ...attempt } = rows[0]!;
+  return { attempt, hosted: hosted.map(inboxFromJson) };
 }
 
 export async function findDelivery(db: Executor, orgId: string, reviewId: string, revision: number): Promise<DeliveryRow | null> {
@@ -72,6 +82,11 @@ export async function tryLockDelivery(db: Executor, reviewId: string): Promise<b
 
 export async function unlockDelivery(db: Executor, reviewId: string): Promise<void> {
   await db.query(`SELECT pg_advisory_unlock(hashtextextended('review-delivery ' || $1, 0))`, [reviewId]);
+}
+
+/** unlockDelivery as a statement of its own, to travel with a COMMIT (transactionOn's afterCommit). */
+export function unlockDeliveryStatement(db: pg.ClientBase, reviewId: string): string {
+  return `SELECT pg_advisory_unlock(hashtextextended(${db.escapeLiteral(`review-delivery ${reviewId}`)}, 0))`;
 }
 
 /** Reviews whose delivery is in flight (not parked) and last moved before `olderThan`. */

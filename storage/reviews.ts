@@ -1,7 +1,7 @@
 // Reviews: the machine row (machine_instances, kind 'review') joined with what was fixed at
 // submission (reviews), their attachments and their feedback records.
 import { lockKey, type Executor } from './db.ts';
-import { inboxInScopeQuery, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
+import { inboxFromJson, inboxInScopeQuery, type InboxRow, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 import { coveringLinkSql, type RouteLink } from './review-links.ts';
 
@@ -58,6 +58,22 @@ export async function findReview(db: Executor, scope: ReviewScope, id: string): 
     [scope.org_id, id, scope.project_id, scope.agent_id, scope.inbox_id],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * A review of any project of the org, with its sending inbox (null once the inbox is gone): what a
+ * delivery reads once it holds the review's delivery lock.
+ */
+export async function findReviewWithInbox(db: Executor, orgId: string, id: string): Promise<{ review: ReviewRow; inbox: InboxRow | null } | null> {
+  const { rows } = await db.query<ReviewRow & { sending_inbox: Parameters<typeof inboxFromJson>[0] | null }>(
+    `SELECT ${REVIEW_COLUMNS}, to_jsonb(i) AS sending_inbox FROM ${REVIEW_FROM}
+       LEFT JOIN inboxes i ON i.org_id = m.org_id AND i.project_id = m.project_id AND i.id = r.inbox_id
+      WHERE m.org_id = $1 AND m.kind = 'review' AND m.id = $2`,
+    [orgId, id],
+  );
+  if (!rows[0]) return null;
+  const { sending_inbox, ...review } = rows[0];
+  return { review, inbox: sending_inbox ? inboxFromJson(sending_inbox) : null };
 }
 
 export type ReviewCursor = { created_us: number; id: string };
