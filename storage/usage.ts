@@ -77,48 +77,39 @@ export async function settleReservation(
   tx: Executor,
   r: { org_id: string; review_id: string; outcome: 'consume' | 'release'; sent_recipients: number },
 ): Promise<number> {
-  const { rows } = await tx.query<{ n: number; token_id: string | null }>({
+  // One statement; the select list reads each part in turn, so the rows lock in the same order
+  // as every other writer's: the review, the account, the token, then the periods.
+  const { rows } = await tx.query<{ n: number | null }>({
     name: 'usage-settle-review',
-    text: `UPDATE reviews x SET reserved_recipients = 0, reserved_token_id = NULL
-             FROM (SELECT id, reserved_recipients, reserved_token_id FROM reviews WHERE org_id = $1 AND id = $2 FOR UPDATE) old
-            WHERE x.org_id = $1 AND x.id = old.id AND old.reserved_recipients > 0
-           RETURNING old.reserved_recipients AS n, old.reserved_token_id AS token_id`,
-    values: [r.org_id, r.review_id],
+    text: `WITH held AS (
+             UPDATE reviews x SET reserved_recipients = 0, reserved_token_id = NULL
+               FROM (SELECT id, reserved_recipients, reserved_token_id FROM reviews WHERE org_id = $1 AND id = $2 FOR UPDATE) old
+              WHERE x.org_id = $1 AND x.id = old.id AND old.reserved_recipients > 0
+             RETURNING old.reserved_recipients AS n, old.reserved_token_id AS token_id),
+           account AS (
+             INSERT INTO usage_accounts (org_id) SELECT $1::text WHERE $3::boolean OR EXISTS (SELECT 1 FROM held)
+             ON CONFLICT (org_id) DO UPDATE SET reserved = greatest(0, usage_accounts.reserved - coalesce((SELECT n FROM held), 0))
+             RETURNING 1),
+           token AS (
+             UPDATE enrollment_tokens t SET send_reserved = greatest(0, t.send_reserved - held.n)
+               FROM held WHERE t.org_id = $1 AND t.id = held.token_id
+             RETURNING 1),
+           sent AS (
+             INSERT INTO usage_periods (org_id, period, sent_messages, sent_recipients)
+             SELECT $1, p, 1, $4::int FROM unnest(ARRAY[${MONTH}, ${DAY}]) p WHERE $3
+             ON CONFLICT (org_id, period) DO UPDATE
+               SET sent_messages = usage_periods.sent_messages + 1, sent_recipients = usage_periods.sent_recipients + EXCLUDED.sent_recipients
+             RETURNING 1),
+           token_sent AS (
+             INSERT INTO enrollment_token_sends (org_id, token_id, day, recipients)
+             SELECT $1, held.token_id, (now() AT TIME ZONE 'UTC')::date, $4::int FROM held WHERE $3 AND held.token_id IS NOT NULL
+             ON CONFLICT (org_id, token_id, day) DO UPDATE SET recipients = enrollment_token_sends.recipients + EXCLUDED.recipients
+             RETURNING 1)
+           SELECT (SELECT n FROM held) AS n, (SELECT count(*) FROM account) AS a, (SELECT count(*) FROM token) AS t,
+                  (SELECT count(*) FROM sent) AS s, (SELECT count(*) FROM token_sent) AS ts`,
+    values: [r.org_id, r.review_id, r.outcome === 'consume', r.sent_recipients],
   });
-  const held = rows[0];
-  if (held || r.outcome === 'consume') {
-    await tx.query({
-      name: 'usage-settle-account',
-      text: `INSERT INTO usage_accounts (org_id) VALUES ($1)
-             ON CONFLICT (org_id) DO UPDATE SET reserved = greatest(0, usage_accounts.reserved - $2)`,
-      values: [r.org_id, held?.n ?? 0],
-    });
-  }
-  if (held?.token_id) {
-    await tx.query({
-      name: 'usage-settle-token',
-      text: `UPDATE enrollment_tokens SET send_reserved = greatest(0, send_reserved - $3) WHERE org_id = $1 AND id = $2`,
-      values: [r.org_id, held.token_id, held.n],
-    });
-  }
-  if (r.outcome === 'release') return held?.n ?? 0;
-  await tx.query({
-    name: 'usage-count-sent',
-    text: `INSERT INTO usage_periods (org_id, period, sent_messages, sent_recipients)
-           SELECT $1, p, 1, $2 FROM unnest(ARRAY[${MONTH}, ${DAY}]) p
-           ON CONFLICT (org_id, period) DO UPDATE
-             SET sent_messages = usage_periods.sent_messages + 1, sent_recipients = usage_periods.sent_recipients + EXCLUDED.sent_recipients`,
-    values: [r.org_id, r.sent_recipients],
-  });
-  if (held?.token_id) {
-    await tx.query({
-      name: 'usage-count-token-sent',
-      text: `INSERT INTO enrollment_token_sends (org_id, token_id, day, recipients) VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date, $3)
-             ON CONFLICT (org_id, token_id, day) DO UPDATE SET recipients = enrollment_token_sends.recipients + EXCLUDED.recipients`,
-      values: [r.org_id, held.token_id, r.sent_recipients],
-    });
-  }
-  return held?.n ?? 0;
+  return rows[0]?.n ?? 0;
 }
 
 /** What one org received in one transaction: messages, the copies stored (one per inbox), bytes. */
