@@ -1,35 +1,47 @@
 // Runs the registered workers on pg-boss, and answers job wake-ups at once instead of at the next poll.
 import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
-import type { WorkerDeps } from '../actors/workers/worker.ts';
+import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
 import type { Listener } from './listener.ts';
 import { observeJob } from './metrics.ts';
 import { JOB_WAKE_CHANNEL, type Queue } from './queue.ts';
 
 /** Creates every worker's queue; each role calls it before it may enqueue. */
-export async function ensureQueues(queue: Queue): Promise<void> {
-  for (const w of WORKERS) {
+export async function ensureQueues(queue: Queue, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
+  for (const w of workers) {
     await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
   }
 }
 
-export async function startWorkers(deps: WorkerDeps, listener: Listener): Promise<() => void> {
+export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => void> {
   const { boss } = deps.queue;
   const ids = new Map<string, string[]>();
-  for (const w of WORKERS) {
+  for (const w of workers) {
     if (w.cron) await boss.schedule(w.name, w.cron, {});
     const log = deps.log.child({ worker: w.name });
-    const handlerOf = (self: () => string) => async ([job]: PgBoss.Job<object>[]) => {
-      if (!job) return;
+    const performOne = async (job: PgBoss.Job<object>): Promise<Error | null> => {
       const started = process.hrtime.bigint();
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       try {
         const outcome = await w.perform(job.data, { ...deps, log });
         observeJob(w.name, outcome ?? 'done', seconds());
+        return null;
       } catch (err) {
         observeJob(w.name, 'error', seconds());
         log.warn({ err: (err as Error).message, job: job.id }, 'job failed; it will be retried by its queue policy');
-        throw err;
+        return err as Error;
+      }
+    };
+    // The jobs of one fetch run side by side. pg-boss settles a batch as one: it completes every
+    // job when the handler resolves and fails every job when it throws. So when only some failed,
+    // those are failed here (a failed job is no longer active, and completing skips it).
+    const handlerOf = (self: () => string) => async (jobs: PgBoss.Job<object>[]) => {
+      if (jobs.length === 0) return;
+      try {
+        const errors = await Promise.all(jobs.map(performOne));
+        const failed = jobs.flatMap((job, i) => (errors[i] ? [{ id: job.id, err: errors[i]! }] : []));
+        if (failed.length === jobs.length) throw failed[0]!.err;
+        for (const f of failed) await boss.fail(w.name, f.id, f.err);
       } finally {
         // A poller that found a job looks again at once: a backlog (timers falling due together)
         // drains at the speed of its jobs, not one job per polling interval.
@@ -39,7 +51,7 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener): Promis
     const list: string[] = [];
     for (let i = 0; i < (w.concurrency ?? 1); i++) {
       let id = '';
-      id = await boss.work<object>(w.name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handlerOf(() => id));
+      id = await boss.work<object>(w.name, { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: 0.5 }, handlerOf(() => id));
       list.push(id);
     }
     ids.set(w.name, list);

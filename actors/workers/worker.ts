@@ -12,8 +12,13 @@ export type Worker<T extends object = object> = {
   queue?: Omit<PgBoss.Queue, 'name'>;
   /** Cron schedule for periodic workers. */
   cron?: string;
-  /** Jobs of this queue one process runs at once (default 1). */
+  /** Pollers of this queue in one process (default 1). */
   concurrency?: number;
+  /**
+   * Jobs one poller fetches at once (default 1), performed side by side and settled each on its
+   * own: under load a fetch and a completion serve several jobs.
+   */
+  batchSize?: number;
   /**
    * Performs one job. A worker whose jobs end in several ways (a webhook attempt succeeding,
    * retrying, failing) names the way it ended; the job runner counts it (`agent_inbox_jobs_total`).
