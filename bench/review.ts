@@ -184,6 +184,7 @@ export async function run(argv: string[]): Promise<void> {
     console.log(
       `auto-sends: ${auto.released} released of ${auto.accepted} accepted in ${auto.seconds.toFixed(2)} s by ${agentCount} agents: ${(auto.released / auto.seconds).toFixed(0)} auto-sends/s`,
     );
+    console.log(`  CPU per auto-send (its delivery meanwhile included): ${cpuPerUnit(auto, auto.accepted + auto.refused, 'load generator')}`);
     if (auto.refused) console.log(`  refused: ${auto.refused} (first: ${auto.firstError})`);
     // Let the deliveries of the load drain before timing single auto-sends.
     await until(async () => {
