@@ -7,6 +7,7 @@ import { Problem, badRequest, notFound, type FieldError } from '../machines/prob
 import { checkRecipients } from '../machines/policy/contacts.ts';
 import { intentErrors } from '../machines/policy/intent-gate.ts';
 import { MAX_RECIPIENTS, parseRecipients, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
+import { checkRecipientLimit } from '../machines/policy/recipient-limit.ts';
 import { editDiff } from '../machines/policy/text-diff.ts';
 import {
   REVIEW_MACHINE_VERSION,
@@ -18,14 +19,14 @@ import {
 } from '../machines/review-request.ts';
 import { allowedActions, classifyRejection, type ReviewActor } from '../machines/review-verbs.ts';
 import type { Queue } from '../service/queue.ts';
-import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
+import { lockStatement, withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { lockMachine, type MachineRow } from '../storage/machines.ts';
 import { appendReviewEvent, type ReviewEventRow } from '../storage/review-events.ts';
 import { claimBornStale, highWater } from '../storage/rules.ts';
 import { sendAllowances, settleReservation } from '../storage/usage.ts';
 import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
-import { reserveWithinCaps } from './send-caps.ts';
-import { findReview, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
+import { recipientLimitError, reserveWithinCaps } from './send-caps.ts';
+import { countRevisionRecipients, findReview, inboxSendLock, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
 import { appendReviewerWork } from '../storage/reviewer-work.ts';
@@ -372,6 +373,7 @@ async function applyVerb(
   id: string,
   verb: string,
   build: (row: ReviewRow, snapshot: ReviewSnapshot, tx: pg.PoolClient) => Promise<ReviewEvent & ReviewEventExtra> | (ReviewEvent & ReviewEventExtra),
+  locks: bigint[] = [],
 ): Promise<ReviewRow> {
   try {
     return await withTransaction(s.db, async (tx) => {
@@ -381,7 +383,7 @@ async function applyVerb(
       const event = await build(row, restoreReview(row), tx);
       const applied = await applyEventIn(tx, s.queue, reviewKind, { id, org_id: row.org_id }, event);
       return withApplied(row, applied);
-    });
+    }, lockStatement(locks));
   } catch (err) {
     if (err instanceof Problem && err.code === 'terminal') await recordFrontRun(s, scope, id, verb);
     throw err;
@@ -481,7 +483,7 @@ export const composer = {
     return applyVerb(s, composerScope(c), id, 'chat', () => ({ type: 'chat', from: 'composer', message, parent_revision }));
   },
 
-  revise(s: ReviewServices, c: ComposerScope, id: string, input: ReviseInput) {
+  async revise(s: ReviewServices, c: ComposerScope, id: string, input: ReviseInput) {
     const alias = resolveTextAlias(input);
     if (!alias.ok) throw new Problem('bad_request', { detail: alias.detail, errors: [{ field: 'body', code: 'conflicting_alias', detail: alias.detail }] });
     if (input.intent !== undefined) {
@@ -490,6 +492,8 @@ export const composer = {
         throw new Problem('bad_request', { detail: defects.map((e) => e.detail).join('; '), errors: defects.map(({ field, code, detail }) => ({ field, code, detail })) });
       }
     }
+    // A revision counts recipients under its inbox's send lock, taken first as a send takes it.
+    const target = await findReview(s.db, composerScope(c), id);
     return applyVerb(s, composerScope(c), id, 'revise', async (row, snapshot, tx) => {
       const draft: Record<string, unknown> = {};
       // Only a revision the machine would accept is worth checking recipients for: a refused one
@@ -508,10 +512,16 @@ export const composer = {
         const allowances = await sendAllowances(tx, row.org_id, row.agent_id);
         const lists = input.to !== undefined || input.cc !== undefined ? await checkedRecipients(tx, row, input, current, allowances.allowed_domains) : current;
         if (lists !== current) Object.assign(draft, lists);
+        const recipients = lists.to.length + lists.cc.length;
+        // Recipients beyond those the review has had counted count in the inbox's 24-hour limit.
+        const counted = await countRevisionRecipients(tx, { org_id: row.org_id, review_id: row.id, inbox_id: row.inbox_id, recipients });
+        if (!counted.fits) {
+          const limit = checkRecipientLimit({ used: counted.used_24h, delta: counted.added, limit: counted.limit });
+          throw await recipientLimitError(tx, { org_id: row.org_id, inbox_id: row.inbox_id }, limit, 'revision');
+        }
         // The revision's recipients take the place of what the review held (nothing after a
         // reject), under the caps like a new send: more than it held is refused past a cap.
         const held = await settleReservation(tx, { org_id: row.org_id, review_id: row.id, outcome: 'release', sent_recipients: 0 });
-        const recipients = lists.to.length + lists.cc.length;
         await reserveWithinCaps(tx, s.config.plans, allowances, { org_id: row.org_id, review_id: row.id, recipients }, new Date(), held);
       }
       if (input.subject !== undefined) draft.subject = input.subject;
@@ -526,7 +536,7 @@ export const composer = {
         draft,
         ...(input.intent !== undefined ? { intent: input.intent as ReviewContext['intent'] & object } : {}),
       };
-    });
+    }, target ? [inboxSendLock(target.inbox_id)] : []);
   },
 };
 

@@ -1,10 +1,13 @@
-// A send's recipients held against the plan's daily and monthly caps and the enrollment key's
-// daily sending, shared by a new send and by a revision of a draft: both are refused alike, with
-// 403 quota_exceeded and every quota figure, and the caller's transaction rolls back.
+// A send's recipients held against the plan's daily and monthly caps, the enrollment key's daily
+// sending and the inbox's 24-hour recipient limit, shared by a new send and by a revision of a
+// draft: both are refused alike, with 403 quota_exceeded and every quota figure, and the caller's
+// transaction rolls back.
 import type { Executor } from '../storage/db.ts';
-import { quotaExceeded } from '../machines/problems.ts';
+import { quotaExceeded, type Problem } from '../machines/problems.ts';
+import type { RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
 import { UNLIMITED, planOf, type Plans } from '../machines/policy/plans.ts';
 import { checkSendCaps } from '../machines/policy/quotas.ts';
+import { oldestCountedAt } from '../storage/reviews.ts';
 import { reserveSend, type SendAllowances } from '../storage/usage.ts';
 
 export type Reservation = { org_id: string; review_id: string; recipients: number };
@@ -41,4 +44,30 @@ export async function reserveWithinCaps(
     now,
   });
   if (refusal) throw quotaExceeded(refusal.detail, refusal.figures);
+}
+
+/** The inbox's 24-hour recipient limit refusing a send or a revision, with when room opens again. */
+export async function recipientLimitError(
+  db: Executor,
+  at: { org_id: string; inbox_id: string },
+  limit: RecipientLimitCheck,
+  by: 'send' | 'revision',
+): Promise<Problem> {
+  const oldest = await oldestCountedAt(db, at);
+  const resetAt = new Date((oldest ?? new Date()).getTime() + 24 * 3600 * 1000);
+  const outcome = by === 'send' ? 'Nothing was sent or queued.' : 'The review is unchanged.';
+  return quotaExceeded(
+    `This inbox may send to ${limit.limit} recipients in a rolling 24 hours; ${limit.used} are used and this ${by} adds ${limit.delta}. ${outcome}`,
+    {
+      reason: 'recipient_limit_exceeded',
+      used: limit.used,
+      delta: limit.delta,
+      limit: limit.limit,
+      remaining: limit.remaining,
+      consumed: limit.used,
+      reserved: 0,
+      next_reset_at: resetAt.toISOString(),
+      upgrade_required: false,
+    },
+  );
 }

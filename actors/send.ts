@@ -4,10 +4,10 @@
 // the runner, released at once when the policy allows direct sending.
 import type { Config } from '../service/config.ts';
 import type { Queue } from '../service/queue.ts';
-import { Problem, badRequest, notFound, quotaExceeded, type FieldError } from '../machines/problems.ts';
+import { Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
 import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent, invalidIntent, type IntentProblem } from '../machines/policy/intent-gate.ts';
-import { checkRecipientLimit, type RecipientLimitCheck } from '../machines/policy/recipient-limit.ts';
+import { checkRecipientLimit } from '../machines/policy/recipient-limit.ts';
 import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
 import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
@@ -26,7 +26,6 @@ import {
   insertReviewAttachments,
   insertReviewWithinLimit,
   inboxSendLock,
-  oldestCountedAt,
   sendCheckData,
   type SendCheckData,
   type ReviewAttachment,
@@ -35,7 +34,7 @@ import {
 } from '../storage/reviews.ts';
 import { findThread } from '../storage/threads.ts';
 import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
-import { reserveWithinCaps } from './send-caps.ts';
+import { recipientLimitError, reserveWithinCaps } from './send-caps.ts';
 import { parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import type { RouteLink } from '../storage/review-links.ts';
@@ -198,7 +197,7 @@ export async function prepareSend(
   }
 
   const limit = checkRecipientLimit({ used: data.used_24h, delta: addresses.length, limit: inbox.recipient_limit_24h });
-  if (!limit.allowed) throw await recipientLimitError(s, inbox, limit);
+  if (!limit.allowed) throw await recipientLimitError(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, limit, 'send');
 
   const intent = body.intent ? normalizeIntent(body.intent as ReviewIntent) : null;
   return {
@@ -247,25 +246,6 @@ function decodeAttachments(list: NonNullable<SendBody['attachments']>): ReviewAt
       content,
     };
   });
-}
-
-async function recipientLimitError(s: SendServices, inbox: InboxWithPolicy, limit: RecipientLimitCheck): Promise<Problem> {
-  const oldest = await oldestCountedAt(s.db, { org_id: inbox.org_id, inbox_id: inbox.id });
-  const resetAt = new Date((oldest ?? new Date()).getTime() + 24 * 3600 * 1000);
-  return quotaExceeded(
-    `This inbox may send to ${limit.limit} recipients in a rolling 24 hours; ${limit.used} are used and this send adds ${limit.delta}. Nothing was sent or queued.`,
-    {
-      reason: 'recipient_limit_exceeded',
-      used: limit.used,
-      delta: limit.delta,
-      limit: limit.limit,
-      remaining: limit.remaining,
-      consumed: limit.used,
-      reserved: 0,
-      next_reset_at: resetAt.toISOString(),
-      upgrade_required: false,
-    },
-  );
 }
 
 export type Submitted = { review: ReviewRow; released: boolean; policy: EffectiveReviewPolicy };
@@ -355,7 +335,7 @@ export async function submitSend(
     const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
     if (!fits.inbox_live) throw notFound('inbox');
     if (!fits.inserted) {
-      throw await recipientLimitError(s, inbox, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }));
+      throw await recipientLimitError(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }), 'send');
     }
     await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
     event.rules_version = fits.rules_version;

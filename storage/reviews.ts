@@ -194,7 +194,41 @@ export async function insertReviewWithinLimit(
   return rows[0]!;
 }
 
-/** Gives back the recipients of a review that was cancelled (they were never sent to). */
+/**
+ * A revision naming `recipients` in all: those beyond what the review has had counted (at its
+ * submission and by earlier revisions) are counted in the inbox's current minute, only if they fit
+ * in what the last 24 hours left of the inbox's limit. The caller holds the inbox's send lock.
+ * Fewer recipients give nothing back: the ones dropped may already have been mailed to by an
+ * earlier try, and the limit errs on the side of sending less.
+ */
+export async function countRevisionRecipients(
+  tx: Executor,
+  r: { org_id: string; review_id: string; inbox_id: string; recipients: number },
+): Promise<{ fits: boolean; used_24h: number; added: number; limit: number }> {
+  const { rows } = await tx.query<{ fits: boolean; used_24h: number; added: number; limit: number }>(
+    `WITH used AS (SELECT coalesce(sum(u.recipients), 0)::int AS n FROM recipient_usage u
+                    WHERE u.org_id = $1 AND u.inbox_id = $3 AND u.minute > now() - interval '24 hours'),
+          lim AS (SELECT recipient_limit_24h AS n FROM inboxes WHERE org_id = $1 AND id = $3),
+          added AS (SELECT greatest(0, $4 - recipient_count - added_recipients)::int AS n FROM reviews WHERE org_id = $1 AND id = $2),
+          grown AS (
+            UPDATE reviews r SET added_recipients = r.added_recipients + added.n FROM added, used, lim
+             WHERE r.org_id = $1 AND r.id = $2 AND added.n > 0 AND used.n + added.n <= lim.n
+            RETURNING added.n),
+          counted AS (
+            INSERT INTO recipient_usage (org_id, inbox_id, minute, recipients)
+            SELECT $1, $3, date_trunc('minute', now()), n FROM grown
+            ON CONFLICT (org_id, inbox_id, minute) DO UPDATE SET recipients = recipient_usage.recipients + EXCLUDED.recipients)
+     SELECT (added.n = 0 OR EXISTS (SELECT 1 FROM grown)) AS fits, used.n AS used_24h, added.n AS added, lim.n AS limit
+       FROM used, lim, added`,
+    [r.org_id, r.review_id, r.inbox_id, r.recipients],
+  );
+  return rows[0] ?? { fits: true, used_24h: 0, added: 0, limit: 0 };
+}
+
+/**
+ * Gives back the recipients counted at a cancelled review's submission (they were never sent to);
+ * those its revisions added stay counted until they leave the 24-hour window.
+ */
 export async function releaseRecipientUsage(tx: Executor, orgId: string, reviewId: string): Promise<void> {
   await tx.query(
     `UPDATE recipient_usage u SET recipients = greatest(0, u.recipients - r.recipient_count)

@@ -151,3 +151,38 @@ test("a rejected draft is held against the enrollment key's daily sending again:
   const me = await svc.api.get('/v1/auth/me', key);
   assert.deepEqual([me.body.sending.enrollment_daily_send_limit, me.body.sending.enrollment_daily_remaining], [2, 0], 'the delivered revision counts on the key');
 });
+
+test("recipients a revision adds count in the inbox's 24-hour recipient limit: past it the revision is 403 and changes nothing; those dropped are not given back", async () => {
+  const tenant = await createTenant(svc, { plan: 'enterprise' });
+  const agent = await agentWithInbox(svc, tenant);
+  const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+  const limited = await svc.api.patch(`${A}/inboxes/${agent.inboxId}`, { recipient_limit_24h: 3 }, tenant.consoleToken);
+  assert.equal(limited.status, 200, limited.text);
+  const first = await send(agent, 'a@acme.example');
+  assert.equal(first.status, 202, first.text);
+  const id = first.body.review_id as string;
+  assert.equal((await send(agent, 'b@acme.example')).status, 202);
+  const reviseAt = (parent_revision: number, to: string[]) => revise(agent, id, { parent_revision, to });
+  // Room opens again 24 hours after the oldest minute counted.
+  const { rows } = await db.query('SELECT min(minute) AS at FROM recipient_usage WHERE inbox_id = $1 AND recipients > 0', [agent.inboxId]);
+  const next_reset_at = new Date(rows[0].at.getTime() + 24 * 3600 * 1000).toISOString();
+
+  const over = await reviseAt(1, ['a@acme.example', 'c@acme.example', 'd@acme.example']);
+  assertQuotaRefusal(over, { reason: 'recipient_limit_exceeded', used: 2, delta: 2, limit: 3, remaining: 1, consumed: 2, reserved: 0, next_reset_at, upgrade_required: false });
+  assert.match(over.body.detail, /this revision adds 2\. The review is unchanged\./);
+  const still = await agent.review(id);
+  assert.deepEqual([still.body.state, still.body.revision, still.body.draft.to.map((x: { email: string }) => x.email)], ['needs_review', 1, ['a@acme.example']]);
+
+  const grown = await reviseAt(1, ['a@acme.example', 'c@acme.example']);
+  assert.equal(grown.status, 200, grown.text);
+  assert.equal(grown.body.revision, 2);
+  const full = await send(agent, 'e@acme.example');
+  assertQuotaRefusal(full, { reason: 'recipient_limit_exceeded', used: 3, delta: 1, limit: 3, remaining: 0, consumed: 3, reserved: 0, next_reset_at, upgrade_required: false });
+
+  // The same two recipients again add nothing; dropping one gives nothing back.
+  assert.equal((await reviseAt(2, ['a@acme.example', 'c@acme.example'])).status, 200);
+  assert.equal((await reviseAt(3, ['a@acme.example'])).status, 200);
+  assert.equal((await send(agent, 'e@acme.example')).status, 403, 'the limit still counts the recipient the revision dropped');
+  // Growing back to two recipients is within what the review has had counted.
+  assert.equal((await reviseAt(4, ['a@acme.example', 'c@acme.example'])).status, 200);
+});

@@ -2669,8 +2669,12 @@ export interface paths {
          *     and its feedback, re-apply, resubmit; at most 3 times). The named fields replace the
          *     draft's; the review returns to `needs_review` with `revision + 1` (event
          *     `review.needs_review`). New recipients pass the checks of a send (`400 domain_not_allowed`
-         *     outside the enrollment key's domains, `403 recipient_blocked`, `422 recipient_suppressed`);
-         *     the recipient limit counts the recipients of the first submission. The revision's
+         *     outside the enrollment key's domains, `403 recipient_blocked`, `422 recipient_suppressed`).
+         *     Recipients beyond those the review has had counted (at its submission and by earlier
+         *     revisions) count in the inbox's rolling 24-hour recipient limit at the revision's time;
+         *     past it the revision is `403 quota_exceeded` with `reason: recipient_limit_exceeded` and
+         *     every field of a send's refusal, and nothing changes. Dropping recipients gives none back,
+         *     and a cancelled review gives back only those counted at its submission. The revision's
          *     recipients are held against the plan's daily message cap and monthly quota and the
          *     enrollment key's daily sending in place of what the review held (a rejected draft holds
          *     nothing): asking for more than it held past a cap is `403 quota_exceeded` with every field
