@@ -42,6 +42,7 @@ import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, ty
 import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';
+import { sendSystemMail } from './system-mail.ts';
 
 export type DeliveryDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 
@@ -146,7 +147,7 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   try {
     await storeDelivered(deps, lock, row, inbox, attempt, { raw, parsed, hosted, external, relay, relayResponse });
   } catch (err) {
-    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, key, attempt, err, relayResponse);
+    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, inbox, attempt, err, { raw, parsed, hosted, relayResponse });
     // The relay has the message: a retry must store the copies, never hand it over again.
     if (relayResponse !== null) await setDeliveryPhase(conn, key, 'sent', { relay_response: relayResponse });
     throw err;
@@ -198,27 +199,49 @@ async function inLockTransaction(lock: Lock, fn: (tx: pg.PoolClient) => Promise<
 /**
  * A hosted recipient's org cannot take mail now (monthly quota or storage): what an SMTP peer
  * hears as 452, a temporary failure. Nothing was stored; the delivery is deferred and retried
- * like a relay's temporary failure, with the sender's reservation still held, and after
- * MAX_DEFERRALS tries the send fails. The receiving org's owners are told as for inbound SMTP.
- * A relay that already took the external recipients' copy keeps its phase `sent`, so a retry
- * never hands it over again.
+ * like a relay's temporary failure, with the sender's reservation still held. The receiving
+ * org's owners are told as for inbound SMTP. A relay that already took the external recipients'
+ * copy keeps its phase `sent`, so a retry never hands it over again. When the tries run out, a
+ * send that reached no one fails; one the relay took is sent, without the hosted copies, and the
+ * sender's inbox gets a delivery failure notice naming the recipients it did not reach.
  */
 async function deferOverQuota(
   deps: DeliveryDeps,
   lock: Lock,
   row: ReviewRow,
-  key: Key,
+  inbox: InboxRow,
   attempt: DeliveryRow,
   err: InboundQuotaError,
-  relayResponse: string | null,
+  o: { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; relayResponse: string | null },
 ): Promise<void> {
+  const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
   const error = `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`;
   deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
   await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
-  const relaySent = relayResponse !== null || attempt.phase === 'sent';
-  await setDeliveryPhase(lock.conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, relay_response: relayResponse, countTry: true });
-  if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, lock, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`);
-  throw new Error(`delivery deferred: ${error}`);
+  const relaySent = o.relayResponse !== null || attempt.phase === 'sent';
+  await setDeliveryPhase(lock.conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, relay_response: o.relayResponse, countTry: true });
+  if (attempt.tries + 1 < MAX_DEFERRALS) throw new Error(`delivery deferred: ${error}`);
+  const gaveUp = `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`;
+  if (!relaySent) return finishFailed(deps, lock, row, key, gaveUp);
+  // The hosted copies are stored together or not at all: none of them was.
+  const unreached = o.hosted.map((h) => h.address);
+  deps.log.warn({ review_id: row.id, unreached }, 'review sent without its hosted recipients: their org refused it until the tries ran out');
+  await inLockTransaction(lock, async (tx) => {
+    const [copy] = await ingestMessageIn(tx, deps.queue, {
+      raw: o.raw, parsed: o.parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id,
+    });
+    await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, {
+      to: inbox.address,
+      subject: `Undelivered: ${o.parsed.subject ?? ''}`.trim(),
+      text: [
+        `Your message ${attempt.message_id} (review ${row.id}) reached its other recipients, but not ${unreached.join(', ')}.`,
+        `Their account refused it ${MAX_DEFERRALS} times: ${error}.`,
+        'Send it to them again once they can take mail.',
+      ].join('\n\n'),
+    }, new Date());
+    await setDeliveryPhase(tx, key, 'sent', { last_error: `not delivered to ${unreached.join(', ')}: ${gaveUp}` });
+    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
+  });
 }
 
 async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {

@@ -2880,9 +2880,12 @@ export interface paths {
          *     the `452 4.2.2` an SMTP sender would hear: retried with the same backoff as a relay's
          *     temporary refusal, with the send's reservation still held, and delivered to every
          *     recipient once that org can take it (its plan raised, the month turned, storage freed), or
-         *     given up as `failed` after 8 tries. The receiving org's owners hear of it as of refused
-         *     inbound mail (one system mail and one `usage.quota_exceeded` event a day). A relay that
-         *     already took the external recipients' copy is never handed it again.
+         *     given up after 8 tries. The receiving org's owners hear of it as of refused inbound mail
+         *     (one system mail and one `usage.quota_exceeded` event a day). A relay that already took
+         *     the external recipients' copy is never handed it again; given up, such a send still ends
+         *     `sent` (or `auto_sent`) with its `SENT` copy, and the sender's inbox receives an
+         *     `Undelivered: <subject>` notice naming the hosted recipients it did not reach. A send that
+         *     reached no one ends `failed`.
          */
         post: operations["sendEmail"];
         delete?: never;
