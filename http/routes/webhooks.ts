@@ -1,5 +1,4 @@
-// Webhooks on both planes: register, list, get, update, delete, deliveries, redeliver, rotate
-// (the console plane has all but update and rotate: a human removes and re-registers).
+// Webhooks on both planes: register, list, get, update, delete, deliveries, redeliver, rotate.
 import { changeWebhook, redeliver, registerWebhook, removeWebhook, rotateSecret } from '../../actors/webhooks.ts';
 import { findWebhook, listDeliveries, listWebhooks } from '../../storage/webhooks.ts';
 import type { Scope } from '../../machines/policy/inbox-scope.ts';
@@ -75,6 +74,13 @@ export function webhookRoutes(s: Services): RouteTable {
     adminListWebhooks: async (ctx) => {
       const items = (await listWebhooks(s.db, consoleScope(ctx))).map(presentWebhook);
       ctx.body = { items, total: items.length };
+    },
+    adminUpdateWebhook: async (ctx) => {
+      ctx.body = presentWebhook(await changeWebhook(s, { ...ctx.state.body, scope: consoleScope(ctx), id: ctx.state.params.id! }));
+    },
+    adminRotateWebhookSecret: async (ctx) => {
+      const { webhook, secret } = await rotateSecret(s, consoleScope(ctx), ctx.state.params.id!);
+      ctx.body = { ...presentWebhook(webhook), secret };
     },
     adminDeleteWebhook: async (ctx) => {
       await removeWebhook(s, consoleScope(ctx), ctx.state.params.id!);

@@ -3593,6 +3593,37 @@ export interface paths {
         delete: operations["adminDeleteWebhook"];
         options?: never;
         head?: never;
+        /**
+         * Change the URL, events, inbox or active flag of a webhook of the project; omitted fields are unchanged.
+         * @description As `PATCH /v1/webhooks/{id}`: `inbox` may name any inbox of the project (`null` widens the
+         *     webhook to every inbox of its agent), a new `url` is checked as on registration, and
+         *     `active: true` reactivates a webhook deactivated after its failures and clears its failure
+         *     count (then its deliveries can be redelivered).
+         */
+        patch: operations["adminUpdateWebhook"];
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret of a webhook of the project; the new one is in this response only.
+         * @description As `POST /v1/webhooks/{id}/rotate-secret`; both signatures are sent until `previous_secret_expires_at`.
+         */
+        post: operations["adminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -10634,6 +10665,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new `secret`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
             };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
