@@ -1,6 +1,8 @@
 // Webhooks: the project's webhooks, registering one for an agent (the signing secret shown once),
-// deleting one, and each webhook's delivery log with every attempt, where a delivery can be sent again.
-import { del, get, post } from './api.js';
+// moving one to another URL, deactivating and reactivating it, rotating its secret (the new one
+// shown once), deleting one, and each webhook's delivery log with every attempt, where a delivery
+// can be sent again.
+import { del, get, patch, post } from './api.js';
 import { Field, ProblemView, SecretOnce, useAction, useLoad, when } from './settings-kit.js';
 import { html, useState } from './ui.js';
 
@@ -69,20 +71,49 @@ function Deliveries({ base, hook }) {
   </section>`;
 }
 
+function MoveForm({ base, hook, onMoved }) {
+  const [url, setUrl] = useState(hook.url);
+  const [run, problem, busy] = useAction();
+  const id = `move-${hook.id}`;
+  const submit = async (e) => {
+    e.preventDefault();
+    const r = await run(() => patch(`${base}/webhooks/${hook.id}`, { url }));
+    if (r) onMoved(r);
+  };
+  return html`<form onSubmit=${submit} aria-label=${`Move the webhook to ${hook.url}`}>
+    <${Field} id=${id} label="New URL"><input id=${id} type="url" required value=${url} onInput=${(e) => setUrl(e.target.value)} /><//>
+    <button type="submit" disabled=${busy}>Save the URL</button>
+    <${ProblemView} error=${problem} />
+  </form>`;
+}
+
 export function WebhookSettings({ base }) {
   const [hooks, problem, reload] = useLoad(() => get(`${base}/webhooks`).then((r) => r.items), [base]);
   const [secret, setSecret] = useState(null);
   const [open, setOpen] = useState(null);
+  const [moving, setMoving] = useState(null);
   const [run, actionProblem] = useAction();
   const [status, setStatus] = useState('');
+  const setActive = async (w, active) => {
+    const r = await run(() => patch(`${base}/webhooks/${w.id}`, { active }));
+    if (r) setStatus(`${active ? 'Reactivated' : 'Deactivated'} the webhook to ${w.url}.`), reload();
+  };
+  const rotate = async (w) => {
+    const r = await run(() => post(`${base}/webhooks/${w.id}/rotate-secret`, {}));
+    if (r) {
+      setSecret({ label: 'New signing secret', value: r.secret });
+      setStatus(`Rotated the secret of the webhook to ${w.url}; deliveries carry the old signature too until ${when(r.previous_secret_expires_at)}.`);
+      reload();
+    }
+  };
   const remove = async (w) => {
     if ((await run(() => del(`${base}/webhooks/${w.id}`))) !== undefined) setStatus(`Deleted the webhook to ${w.url}.`), reload();
   };
   return html`<section aria-labelledby="webhooks-title">
     <h2 id="webhooks-title">Webhooks</h2>
     ${secret
-      ? html`<${SecretOnce} label="Signing secret" value=${secret} onDone=${() => setSecret(null)} />`
-      : html`<${Register} base=${base} onRegistered=${(r) => (setSecret(r.secret), setStatus(`Registered ${r.url}.`), reload())} />`}
+      ? html`<${SecretOnce} label=${secret.label} value=${secret.value} onDone=${() => setSecret(null)} />`
+      : html`<${Register} base=${base} onRegistered=${(r) => (setSecret({ label: 'Signing secret', value: r.secret }), setStatus(`Registered ${r.url}.`), reload())} />`}
     <p role="status">${status}</p>
     <${ProblemView} error=${problem ?? actionProblem} />
     ${hooks &&
@@ -93,8 +124,12 @@ export function WebhookSettings({ base }) {
             <p><strong>${w.url}</strong> for ${w.inbox ?? 'every inbox of its agent'}; ${w.active ? 'active' : 'inactive'}, ${w.consec_failures} failure(s) in a row; secret <code>${w.secret_prefix}…</code></p>
             <div class="actions">
               <button type="button" aria-expanded=${open === w.id ? 'true' : 'false'} onClick=${() => setOpen(open === w.id ? null : w.id)}>Delivery log</button>
+              <button type="button" aria-expanded=${moving === w.id ? 'true' : 'false'} onClick=${() => setMoving(moving === w.id ? null : w.id)} aria-label=${`Change URL of the webhook to ${w.url}`}>Change URL</button>
+              <button type="button" onClick=${() => setActive(w, !w.active)} aria-label=${`${w.active ? 'Deactivate' : 'Reactivate'} the webhook to ${w.url}`}>${w.active ? 'Deactivate' : 'Reactivate'}</button>
+              <button type="button" onClick=${() => rotate(w)} aria-label=${`Rotate secret of the webhook to ${w.url}`}>Rotate secret</button>
               <button type="button" onClick=${() => remove(w)} aria-label=${`Delete the webhook to ${w.url}`}>Delete</button>
             </div>
+            ${moving === w.id && html`<${MoveForm} base=${base} hook=${w} onMoved=${(r) => (setMoving(null), setStatus(`Moved the webhook to ${r.url}.`), reload())} />`}
             ${open === w.id && html`<${Deliveries} base=${base} hook=${w} />`}
           </li>`,
         )}</ul>`)}

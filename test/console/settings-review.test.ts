@@ -38,7 +38,7 @@ function noPageErrors(l: PageLog, expected?: RegExp): void {
   assert.deepEqual(errors.filter((e) => !expected?.test(e)), [], 'nothing unexpected went wrong in the page');
 }
 
-test('a webhook registered in the page shows its secret once; its delivery log redelivers to the receiver; delete removes it', async () => {
+test('a webhook registered in the page shows its secret once; its delivery log redelivers to the receiver; it is moved, deactivated, reactivated and its secret rotated; delete removes it', async () => {
   await signIn(page, tenant.email);
   await area(page, 'Webhooks');
   await page.getByLabel('URL').fill(`${receiver.url}/hook`);
@@ -80,7 +80,31 @@ test('a webhook registered in the page shows its secret once; its delivery log r
   const deliveries = await svc.api.get(`${A}/webhooks/${hook.id}/deliveries`, tenant.consoleToken);
   assert.equal(deliveries.body.items[0].redelivery_of, original);
 
-  await item.getByRole('button', { name: `Delete the webhook to ${receiver.url}/hook` }).click();
+  // Moved to another URL, deactivated and reactivated, its secret rotated: each checked through the API.
+  await item.getByRole('button', { name: `Change URL of the webhook to ${receiver.url}/hook` }).click();
+  await item.getByLabel('New URL').fill(`${receiver.url}/moved`);
+  await item.getByRole('button', { name: 'Save the URL' }).click();
+  await page.getByRole('status').getByText(`Moved the webhook to ${receiver.url}/moved.`).waitFor();
+  assert.equal((await svc.api.get(`${A}/webhooks/${hook.id}`, tenant.consoleToken)).body.url, `${receiver.url}/moved`);
+  await item.getByRole('button', { name: `Deactivate the webhook to ${receiver.url}/moved` }).click();
+  await item.getByRole('button', { name: `Reactivate the webhook to ${receiver.url}/moved` }).waitFor();
+  assert.equal((await svc.api.get(`${A}/webhooks/${hook.id}`, tenant.consoleToken)).body.active, false);
+  await item.getByRole('button', { name: `Reactivate the webhook to ${receiver.url}/moved` }).click();
+  await item.getByRole('button', { name: `Deactivate the webhook to ${receiver.url}/moved` }).waitFor();
+  assert.equal((await svc.api.get(`${A}/webhooks/${hook.id}`, tenant.consoleToken)).body.active, true);
+  await item.getByRole('button', { name: `Rotate secret of the webhook to ${receiver.url}/moved` }).click();
+  const rotated = page.getByLabel('New signing secret', { exact: true });
+  await rotated.waitFor();
+  const newSecret = await rotated.inputValue();
+  assert.match(newSecret, /^whsec_/);
+  assert.notEqual(newSecret, secret);
+  const after = await svc.api.get(`${A}/webhooks/${hook.id}`, tenant.consoleToken);
+  assert.deepEqual([after.body.secret_prefix, after.text.includes(newSecret)], [newSecret.slice(0, 10), false]);
+  assert.deepEqual(await seriousA11yViolations(page), [], 'the webhooks view, with a rotated secret shown, passes axe');
+  await page.getByRole('button', { name: 'Done, hide it' }).click();
+  await rotated.waitFor({ state: 'detached' });
+
+  await item.getByRole('button', { name: `Delete the webhook to ${receiver.url}/moved` }).click();
   await item.waitFor({ state: 'detached' });
   assert.equal((await svc.api.get(`${A}/webhooks/${hook.id}`, tenant.consoleToken)).status, 404);
   noPageErrors(log);
