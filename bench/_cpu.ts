@@ -48,3 +48,24 @@ async function postgresCpuMs(pidFile: string | null): Promise<number | null> {
     return null;
   }
 }
+
+/**
+ * What this machine does with a fixed piece of work, printed beside a bench's figures so that
+ * figures taken on different machines can be compared: a JavaScript loop (CPU speed) and a round
+ * trip to PostgreSQL (what a query costs before any SQL runs: on a VM whose context switches are
+ * dear, most of a send's cost).
+ */
+export async function machineReference(db: { query(text: string): Promise<unknown> }): Promise<string> {
+  const started = performance.now();
+  let sum = 0;
+  for (let i = 0; i < 1e8; i++) sum += i % 7;
+  const loopMs = performance.now() - started + (sum < 0 ? 1 : 0);
+  const trips: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const t = performance.now();
+    await db.query('SELECT 1');
+    trips.push(performance.now() - t);
+  }
+  trips.sort((a, b) => a - b);
+  return `machine reference: a 1e8-step JavaScript loop ${loopMs.toFixed(0)} ms, a PostgreSQL round trip p50 ${(trips[250]! * 1000).toFixed(0)} µs`;
+}

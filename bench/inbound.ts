@@ -28,7 +28,7 @@ import { randomToken } from '../storage/ids.ts';
 import { insertMessage, newMessageId } from '../storage/messages.ts';
 import { newThreadId } from '../storage/threads.ts';
 import { smtpReplies } from '../test/helpers/smtp-replies.ts';
-import { cpuPerUnit, withCpu, type CpuSplit } from './_cpu.ts';
+import { cpuPerUnit, machineReference, withCpu, type CpuSplit } from './_cpu.ts';
 import { prng, vocabulary, zipf } from './_words.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -86,6 +86,7 @@ export async function run(argv: string[]): Promise<void> {
     const inboxes = await Promise.all(Array.from({ length: CONCURRENCY }, () => tenant.inbox()));
     const to = inboxes.map((i) => i.address);
     console.log(`agent-inbox inbound bench: ${new Date().toISOString()}, node ${process.version}, PostgreSQL ${await serverVersion(db)}`);
+    console.log(await machineReference(db));
     console.log(`inbound verification: ${auth ? `on (DNS on loopback ${dns!.server}, bound ${config.inboundAuthTimeoutSeconds} s)` : 'off'}`);
 
     // 1. SMTP throughput

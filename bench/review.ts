@@ -21,7 +21,7 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../service/start.ts';
-import { cpuPerUnit, withCpu } from './_cpu.ts';
+import { cpuPerUnit, machineReference, withCpu } from './_cpu.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -147,6 +147,7 @@ export async function run(argv: string[]): Promise<void> {
         released: number;
       };
     };
+    console.log(await machineReference(svc.services.db));
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
     const result = await withCpu(database.pidFile, () => load(sends));
     console.log(
