@@ -7,11 +7,18 @@
 // (and its token's row) before it reads the period counters, and every statement that moves a
 // reservation into a counter holds the same lock; READ COMMITTED gives each later statement a
 // snapshot that sees whatever the previous holder committed.
+//
+// Counters are kept in slots (migration 0029): a transaction adds to its session's slot, so one
+// org's stored messages do not queue behind one row lock, and a figure is the sum of the slots
+// (a peak, their greatest).
 import type { Executor } from './db.ts';
 
 // Period keys are computed by PostgreSQL from the transaction's time, in UTC.
 const MONTH = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
 const DAY = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+// The slot a session adds to: the same for its whole life, so its transactions never wait on each
+// other, and a transaction touching two orgs still locks them in org order.
+const SLOT = `(pg_backend_pid() % 8)::smallint`;
 
 /** The figures a send's caps are checked against, read after its reservation was taken. */
 export type SendUsage = {
@@ -52,8 +59,8 @@ export async function reserveSend(
   const { rows } = await tx.query<{ day_sent: number; month_total: number; token_day_sent: number }>({
     name: 'usage-reserve-read',
     text: `WITH mark AS (UPDATE reviews SET reserved_recipients = $3, reserved_token_id = $4 WHERE org_id = $1 AND id = $2)
-           SELECT coalesce((SELECT sent_recipients FROM usage_periods WHERE org_id = $1 AND period = ${DAY}), 0) AS day_sent,
-                  coalesce((SELECT sent_recipients + received_recipients FROM usage_periods WHERE org_id = $1 AND period = ${MONTH}), 0) AS month_total,
+           SELECT coalesce((SELECT sum(sent_recipients) FROM usage_periods WHERE org_id = $1 AND period = ${DAY}), 0)::bigint AS day_sent,
+                  coalesce((SELECT sum(sent_recipients + received_recipients) FROM usage_periods WHERE org_id = $1 AND period = ${MONTH}), 0)::bigint AS month_total,
                   coalesce((SELECT recipients FROM enrollment_token_sends
                              WHERE org_id = $1 AND token_id = $4 AND day = (now() AT TIME ZONE 'UTC')::date), 0) AS token_day_sent`,
     values: [r.org_id, r.review_id, r.recipients, tokenBefore === null ? null : r.token_id],
@@ -87,7 +94,7 @@ export async function settleReservation(
               WHERE x.org_id = $1 AND x.id = old.id AND old.reserved_recipients > 0
              RETURNING old.reserved_recipients AS n, old.reserved_token_id AS token_id),
            account AS (
-             INSERT INTO usage_accounts (org_id) SELECT $1::text WHERE $3::boolean OR EXISTS (SELECT 1 FROM held)
+             INSERT INTO usage_accounts (org_id) SELECT $1::text FROM held
              ON CONFLICT (org_id) DO UPDATE SET reserved = greatest(0, usage_accounts.reserved - coalesce((SELECT n FROM held), 0))
              RETURNING 1),
            token AS (
@@ -95,9 +102,9 @@ export async function settleReservation(
                FROM held WHERE t.org_id = $1 AND t.id = held.token_id
              RETURNING 1),
            sent AS (
-             INSERT INTO usage_periods (org_id, period, sent_messages, sent_recipients)
-             SELECT $1, p, 1, $4::int FROM unnest(ARRAY[${MONTH}, ${DAY}]) p WHERE $3
-             ON CONFLICT (org_id, period) DO UPDATE
+             INSERT INTO usage_periods (org_id, period, slot, sent_messages, sent_recipients)
+             SELECT $1, p, ${SLOT}, 1, $4::int FROM unnest(ARRAY[${MONTH}, ${DAY}]) p WHERE $3::boolean
+             ON CONFLICT (org_id, period, slot) DO UPDATE
                SET sent_messages = usage_periods.sent_messages + 1, sent_recipients = usage_periods.sent_recipients + EXCLUDED.sent_recipients
              RETURNING 1),
            token_sent AS (
@@ -119,8 +126,9 @@ export type Received = { org_id: string; messages: number; copies: number; bytes
 export type AfterReceipt = { org_id: string; plan_tier: string; storage_bytes: number; month_total: number };
 
 /**
- * Counts received mail per org (in org order, so concurrent batches lock accounts alike): stored
- * bytes, this month's and today's received counters and the storage peak. One statement an org.
+ * Counts received mail per org (in org order, so concurrent batches lock slots alike): stored
+ * bytes, this month's and today's received counters and the storage peak, in this session's
+ * slots. One statement an org; the figures it returns sum every slot, the others as last committed.
  */
 export async function countReceived(tx: Executor, received: Received[]): Promise<AfterReceipt[]> {
   const out: AfterReceipt[] = [];
@@ -128,20 +136,25 @@ export async function countReceived(tx: Executor, received: Received[]): Promise
     const { rows } = await tx.query<AfterReceipt>({
       name: 'usage-count-received',
       text: `WITH acc AS (
-               INSERT INTO usage_accounts (org_id, storage_bytes) VALUES ($1, $4)
-               ON CONFLICT (org_id) DO UPDATE SET storage_bytes = usage_accounts.storage_bytes + EXCLUDED.storage_bytes
-               RETURNING storage_bytes),
+               INSERT INTO usage_storage (org_id, slot, bytes) VALUES ($1, ${SLOT}, $4)
+               ON CONFLICT (org_id, slot) DO UPDATE SET bytes = usage_storage.bytes + EXCLUDED.bytes
+               RETURNING bytes),
+             total AS (
+               SELECT acc.bytes + coalesce((SELECT sum(bytes) FROM usage_storage WHERE org_id = $1 AND slot <> ${SLOT}), 0) AS storage_bytes
+                 FROM acc),
              per AS (
-               INSERT INTO usage_periods (org_id, period, received_messages, received_recipients, storage_peak_bytes)
-               SELECT $1, p, $2, $3, acc.storage_bytes FROM acc, unnest(ARRAY[${MONTH}, ${DAY}]) p
-               ON CONFLICT (org_id, period) DO UPDATE
+               INSERT INTO usage_periods (org_id, period, slot, received_messages, received_recipients, storage_peak_bytes)
+               SELECT $1, p, ${SLOT}, $2, $3, total.storage_bytes FROM total, unnest(ARRAY[${MONTH}, ${DAY}]) p
+               ON CONFLICT (org_id, period, slot) DO UPDATE
                  SET received_messages = usage_periods.received_messages + EXCLUDED.received_messages,
                      received_recipients = usage_periods.received_recipients + EXCLUDED.received_recipients,
                      storage_peak_bytes = greatest(usage_periods.storage_peak_bytes, EXCLUDED.storage_peak_bytes)
                RETURNING period, sent_recipients + received_recipients AS total)
-             SELECT $1::text AS org_id, (SELECT plan_tier FROM orgs WHERE id = $1) AS plan_tier, acc.storage_bytes,
-                    (SELECT total FROM per WHERE length(period) = 7) AS month_total
-               FROM acc`,
+             SELECT $1::text AS org_id, (SELECT plan_tier FROM orgs WHERE id = $1) AS plan_tier, total.storage_bytes::bigint AS storage_bytes,
+                    ((SELECT total FROM per WHERE length(period) = 7)
+                      + coalesce((SELECT sum(sent_recipients + received_recipients) FROM usage_periods
+                                   WHERE org_id = $1 AND period = ${MONTH} AND slot <> ${SLOT}), 0))::bigint AS month_total
+               FROM total`,
       values: [r.org_id, r.messages, r.copies, r.bytes],
     });
     out.push(rows[0]!);
@@ -151,7 +164,11 @@ export async function countReceived(tx: Executor, received: Received[]): Promise
 
 /** Stored bytes given back (messages deleted). */
 export async function releaseStorage(tx: Executor, orgId: string, bytes: number): Promise<void> {
-  await tx.query(`UPDATE usage_accounts SET storage_bytes = greatest(0, storage_bytes - $2) WHERE org_id = $1`, [orgId, bytes]);
+  await tx.query(
+    `INSERT INTO usage_storage (org_id, slot, bytes) VALUES ($1, ${SLOT}, -$2::bigint)
+     ON CONFLICT (org_id, slot) DO UPDATE SET bytes = usage_storage.bytes + EXCLUDED.bytes`,
+    [orgId, bytes],
+  );
 }
 
 export type PeriodUsage = {
@@ -175,12 +192,13 @@ const ZERO: PeriodUsage = { sent_messages: 0, sent_recipients: 0, received_messa
 
 /** An org's counters for `month` (`YYYY-MM`) and today (UTC), with what it holds now. */
 export async function orgUsage(db: Executor, orgId: string, month: string): Promise<OrgUsage> {
-  const { rows } = await db.query<{ period: string | null; reserved: number | null; storage_bytes: number | null; mailbox_count: number } & PeriodUsage>(
+  const { rows } = await db.query<{ period: string | null; reserved: number | null; storage_bytes: number; mailbox_count: number } & PeriodUsage>(
     `SELECT p.period, p.sent_messages, p.sent_recipients, p.received_messages, p.received_recipients, p.storage_peak_bytes, p.closed_at,
-            a.reserved, a.storage_bytes, (SELECT count(*)::int FROM inboxes WHERE org_id = $1) AS mailbox_count
+            a.reserved, greatest(0, coalesce((SELECT sum(bytes) FROM usage_storage WHERE org_id = $1), 0))::bigint AS storage_bytes,
+            (SELECT count(*)::int FROM inboxes WHERE org_id = $1) AS mailbox_count
        FROM (SELECT 1) one
        LEFT JOIN usage_accounts a ON a.org_id = $1
-       LEFT JOIN usage_periods p ON p.org_id = $1 AND p.period IN ($2, ${DAY})`,
+       LEFT JOIN (${PERIOD_SUMS} WHERE org_id = $1 AND period IN ($2, ${DAY}) GROUP BY period) p ON true`,
     [orgId, month],
   );
   const pick = (period: (r: string) => boolean): PeriodUsage => {
@@ -194,10 +212,16 @@ export async function orgUsage(db: Executor, orgId: string, month: string): Prom
     month: pick((p) => p === month),
     today: pick((p) => p.length === 10),
     reserved: first.reserved ?? 0,
-    storage_bytes: first.storage_bytes ?? 0,
+    storage_bytes: first.storage_bytes,
     mailbox_count: first.mailbox_count,
   };
 }
+
+/** A period's figures over its slots (closed once every slot is). */
+const PERIOD_SUMS = `SELECT period, sum(sent_messages)::bigint AS sent_messages, sum(sent_recipients)::bigint AS sent_recipients,
+         sum(received_messages)::bigint AS received_messages, sum(received_recipients)::bigint AS received_recipients,
+         max(storage_peak_bytes)::bigint AS storage_peak_bytes, CASE WHEN bool_and(closed_at IS NOT NULL) THEN max(closed_at) END AS closed_at
+    FROM usage_periods`;
 
 /** An enrollment token's pending reservations and today's delivered recipients. */
 export async function tokenSendUsage(db: Executor, orgId: string, tokenId: string): Promise<{ limit: number | null; reserved: number; day_sent: number } | null> {
@@ -215,14 +239,24 @@ export type ClosedPeriod = { org_id: string; period: string } & PeriodUsage;
 
 /**
  * Closes every period that ended before now (days before today, months before this month, UTC):
- * their counters are final. Returns those it closed; a second run closes nothing.
+ * their counters are final. Returns those it closed, with the figures of all their slots; a second
+ * run closes nothing. A slot written after its period closed (a transaction that began before the
+ * boundary and committed after a close) closes at the next run, which reports the period again
+ * with its full figures.
  */
 export async function closeEndedPeriods(db: Executor): Promise<ClosedPeriod[]> {
   const { rows } = await db.query<ClosedPeriod>(
-    `UPDATE usage_periods SET closed_at = now()
-      WHERE closed_at IS NULL
-        AND ((length(period) = 10 AND period < ${DAY}) OR (length(period) = 7 AND period < ${MONTH}))
-      RETURNING org_id, period, sent_messages, sent_recipients, received_messages, received_recipients, storage_peak_bytes, closed_at`,
+    `WITH closed AS (
+       UPDATE usage_periods SET closed_at = now()
+        WHERE closed_at IS NULL
+          AND ((length(period) = 10 AND period < ${DAY}) OR (length(period) = 7 AND period < ${MONTH}))
+        RETURNING org_id, period)
+     SELECT p.org_id, p.period, sum(p.sent_messages)::bigint AS sent_messages, sum(p.sent_recipients)::bigint AS sent_recipients,
+            sum(p.received_messages)::bigint AS received_messages, sum(p.received_recipients)::bigint AS received_recipients,
+            max(p.storage_peak_bytes)::bigint AS storage_peak_bytes, now() AS closed_at
+       FROM usage_periods p JOIN (SELECT DISTINCT org_id, period FROM closed) c ON c.org_id = p.org_id AND c.period = p.period
+      GROUP BY p.org_id, p.period
+      ORDER BY p.org_id, p.period`,
   );
   return rows;
 }

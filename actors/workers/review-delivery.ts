@@ -12,10 +12,11 @@ export const reviewDeliveryWorker: Worker<DeliveryJob> = {
   name: DELIVERY_QUEUE,
   // 2 s, 4 s, 8 s ... between tries; a job of a killed worker is retried after it expires.
   queue: { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
-  // Up to 12 deliveries at once, each holding one database connection (of the pool's 20) and one
-  // relay session: under load a fetch and a completion serve three jobs.
-  concurrency: 4,
-  batchSize: 3,
+  // Four deliveries at once, each holding one database connection and one relay session; under
+  // load a fetch and a completion serve two jobs. More at once measured slower on two cores: the
+  // deliveries no longer queue on a usage row, and a dozen of them only trade CPU in switches.
+  concurrency: 2,
+  batchSize: 2,
   perform: (job, deps) => deliverReview(deps, job),
 };
 

@@ -26,8 +26,8 @@ const stored = (agent: Agent) => one('SELECT count(*)::int AS n FROM messages WH
 const reserved = (t: Tenant) => one('SELECT coalesce((SELECT reserved::int FROM usage_accounts WHERE org_id = $1), 0) AS n', [t.orgId]);
 const monthOf = async (t: Tenant) =>
   (await db.query(
-    `SELECT sent_messages::int AS sent, received_messages::int AS received FROM usage_periods
-      WHERE org_id = $1 AND period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`,
+    `SELECT sum(sent_messages)::int AS sent, sum(received_messages)::int AS received FROM usage_periods
+      WHERE org_id = $1 AND period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM') HAVING count(*) > 0`,
     [t.orgId],
   )).rows[0] ?? { sent: 0, received: 0 };
 const attemptOf = async (reviewId: string) =>

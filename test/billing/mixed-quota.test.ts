@@ -60,7 +60,7 @@ test('when the tries for a refused hosted recipient run out, a send the relay to
   assert.equal(receiverMail[0].n, 0, 'nothing stored for the receiver');
 
   const { rows: usage } = await db.query(
-    `SELECT p.sent_messages::int AS sent, a.reserved::int AS reserved FROM usage_periods p JOIN usage_accounts a ON a.org_id = p.org_id
+    `SELECT sum(p.sent_messages)::int AS sent, (SELECT reserved::int FROM usage_accounts WHERE org_id = $1) AS reserved FROM usage_periods p
       WHERE p.org_id = $1 AND p.period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`,
     [senderOrg.orgId],
   );

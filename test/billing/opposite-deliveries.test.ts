@@ -27,9 +27,12 @@ const PER_DIRECTION = 40;
 
 async function usageOf(t: Tenant) {
   const { rows } = await db.query(
-    `SELECT p.sent_messages::int, p.sent_recipients::int, p.received_messages::int, p.received_recipients::int,
-            a.reserved::int, a.storage_bytes::int, (SELECT sum(size)::int FROM messages WHERE org_id = $1) AS stored
-       FROM usage_periods p JOIN usage_accounts a ON a.org_id = p.org_id
+    `SELECT sum(p.sent_messages)::int AS sent_messages, sum(p.sent_recipients)::int AS sent_recipients,
+            sum(p.received_messages)::int AS received_messages, sum(p.received_recipients)::int AS received_recipients,
+            (SELECT reserved::int FROM usage_accounts WHERE org_id = $1) AS reserved,
+            (SELECT sum(bytes)::int FROM usage_storage WHERE org_id = $1) AS storage_bytes,
+            (SELECT sum(size)::int FROM messages WHERE org_id = $1) AS stored
+       FROM usage_periods p
       WHERE p.org_id = $1 AND p.period = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`,
     [t.orgId],
   );
