@@ -42,7 +42,7 @@ import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, ty
 import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';
-import { sendSystemMail } from './system-mail.ts';
+import { sendSystemMail, type SystemMail } from './system-mail.ts';
 
 export type DeliveryDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 
@@ -147,7 +147,7 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   try {
     await storeDelivered(deps, lock, row, inbox, attempt, { raw, parsed, hosted, external, relay, relayResponse });
   } catch (err) {
-    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, inbox, attempt, err, { raw, parsed, hosted, relayResponse });
+    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, inbox, attempt, err, { raw, parsed, hosted, external, relay, relayResponse });
     // The relay has the message: a retry must store the copies, never hand it over again.
     if (relayResponse !== null) await setDeliveryPhase(conn, key, 'sent', { relay_response: relayResponse });
     throw err;
@@ -155,7 +155,16 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   log.info({ message_id: attempt.message_id, external: external.length, internal: hosted.length }, 'review delivered');
 }
 
-type Outgoing = { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; external: string[]; relay: RelayConfig | null; relayResponse: string | null };
+type Outgoing = {
+  raw: Buffer;
+  parsed: ParsedMail;
+  hosted: InboxRow[];
+  external: string[];
+  relay: RelayConfig | null;
+  relayResponse: string | null;
+  /** Hosted recipients given up on: the sender is told, and the attempt records why. */
+  missed?: { addresses: string[]; notice: SystemMail; why: string };
+};
 
 /**
  * One transaction: the outbox copy (no relay), the sender's SENT copy and the hosted recipients'
@@ -185,7 +194,12 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
     const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
     const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
     const [[copy]] = (await ingestMessagesIn(tx, deps.queue, [sentCopy, ...received], deps.config.plans)) as [StoredMessage[]];
-    await setDeliveryPhase(tx, key, 'sent', { route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox', relay_response: o.relayResponse });
+    if (o.missed) await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, o.missed.notice, new Date());
+    await setDeliveryPhase(tx, key, 'sent', {
+      route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox',
+      relay_response: o.relayResponse,
+      last_error: o.missed ? `not delivered to ${o.missed.addresses.join(', ')}: ${o.missed.why}` : null,
+    });
     await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
   });
 }
@@ -212,7 +226,7 @@ async function deferOverQuota(
   inbox: InboxRow,
   attempt: DeliveryRow,
   err: InboundQuotaError,
-  o: { raw: Buffer; parsed: ParsedMail; hosted: InboxRow[]; relayResponse: string | null },
+  o: Outgoing,
 ): Promise<void> {
   const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
   const error = `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`;
@@ -224,24 +238,18 @@ async function deferOverQuota(
   const gaveUp = `gave up after ${MAX_DEFERRALS} temporary failures: ${error}`;
   if (!relaySent) return finishFailed(deps, lock, row, key, gaveUp);
   // The hosted copies are stored together or not at all: none of them was.
-  const unreached = o.hosted.map((h) => h.address);
-  deps.log.warn({ review_id: row.id, unreached }, 'review sent without its hosted recipients: their org refused it until the tries ran out');
-  await inLockTransaction(lock, async (tx) => {
-    const [copy] = await ingestMessageIn(tx, deps.queue, {
-      raw: o.raw, parsed: o.parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id,
-    });
-    await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, {
-      to: inbox.address,
-      subject: `Undelivered: ${o.parsed.subject ?? ''}`.trim(),
-      text: [
-        `Your message ${attempt.message_id} (review ${row.id}) reached its other recipients, but not ${unreached.join(', ')}.`,
-        `Their account refused it ${MAX_DEFERRALS} times: ${error}.`,
-        'Send it to them again once they can take mail.',
-      ].join('\n\n'),
-    }, new Date());
-    await setDeliveryPhase(tx, key, 'sent', { last_error: `not delivered to ${unreached.join(', ')}: ${gaveUp}` });
-    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
-  });
+  const addresses = o.hosted.map((h) => h.address);
+  deps.log.warn({ review_id: row.id, unreached: addresses }, 'review sent without its hosted recipients: their org refused it until the tries ran out');
+  const notice: SystemMail = {
+    to: inbox.address,
+    subject: `Undelivered: ${o.parsed.subject ?? ''}`.trim(),
+    text: [
+      `Your message ${attempt.message_id} (review ${row.id}) reached its other recipients, but not ${addresses.join(', ')}.`,
+      `Their account refused it ${MAX_DEFERRALS} times: ${error}.`,
+      'Send it to them again once they can take mail.',
+    ].join('\n\n'),
+  };
+  await storeDelivered(deps, lock, row, inbox, attempt, { ...o, hosted: [], relayResponse: null, missed: { addresses, notice, why: gaveUp } });
 }
 
 async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {

@@ -80,8 +80,8 @@ export async function tryLockDelivery(db: Executor, reviewId: string): Promise<b
   return rows[0]!.ok;
 }
 
-export async function unlockDelivery(db: Executor, reviewId: string): Promise<void> {
-  await db.query(`SELECT pg_advisory_unlock(hashtextextended('review-delivery ' || $1, 0))`, [reviewId]);
+export async function unlockDelivery(db: pg.ClientBase, reviewId: string): Promise<void> {
+  await db.query(unlockDeliveryStatement(db, reviewId));
 }
 
 /** unlockDelivery as a statement of its own, to travel with a COMMIT (transactionOn's afterCommit). */

@@ -95,7 +95,7 @@ export async function settleReservation(
              RETURNING old.reserved_recipients AS n, old.reserved_token_id AS token_id),
            account AS (
              INSERT INTO usage_accounts (org_id) SELECT $1::text FROM held
-             ON CONFLICT (org_id) DO UPDATE SET reserved = greatest(0, usage_accounts.reserved - coalesce((SELECT n FROM held), 0))
+             ON CONFLICT (org_id) DO UPDATE SET reserved = greatest(0, usage_accounts.reserved - (SELECT n FROM held))
              RETURNING 1),
            token AS (
              UPDATE enrollment_tokens t SET send_reserved = greatest(0, t.send_reserved - held.n)
@@ -190,6 +190,12 @@ export type OrgUsage = {
 
 const ZERO: PeriodUsage = { sent_messages: 0, sent_recipients: 0, received_messages: 0, received_recipients: 0, storage_peak_bytes: 0, closed_at: null };
 
+/** A period's figures over its slots (closed once every slot is). */
+const PERIOD_SUMS = `SELECT period, sum(sent_messages)::bigint AS sent_messages, sum(sent_recipients)::bigint AS sent_recipients,
+         sum(received_messages)::bigint AS received_messages, sum(received_recipients)::bigint AS received_recipients,
+         max(storage_peak_bytes)::bigint AS storage_peak_bytes, CASE WHEN bool_and(closed_at IS NOT NULL) THEN max(closed_at) END AS closed_at
+    FROM usage_periods`;
+
 /** An org's counters for `month` (`YYYY-MM`) and today (UTC), with what it holds now. */
 export async function orgUsage(db: Executor, orgId: string, month: string): Promise<OrgUsage> {
   const { rows } = await db.query<{ period: string | null; reserved: number | null; storage_bytes: number; mailbox_count: number } & PeriodUsage>(
@@ -216,12 +222,6 @@ export async function orgUsage(db: Executor, orgId: string, month: string): Prom
     mailbox_count: first.mailbox_count,
   };
 }
-
-/** A period's figures over its slots (closed once every slot is). */
-const PERIOD_SUMS = `SELECT period, sum(sent_messages)::bigint AS sent_messages, sum(sent_recipients)::bigint AS sent_recipients,
-         sum(received_messages)::bigint AS received_messages, sum(received_recipients)::bigint AS received_recipients,
-         max(storage_peak_bytes)::bigint AS storage_peak_bytes, CASE WHEN bool_and(closed_at IS NOT NULL) THEN max(closed_at) END AS closed_at
-    FROM usage_periods`;
 
 /** An enrollment token's pending reservations and today's delivered recipients. */
 export async function tokenSendUsage(db: Executor, orgId: string, tokenId: string): Promise<{ limit: number | null; reserved: number; day_sent: number } | null> {
