@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
+import { createTemplateDatabase } from './helpers/db.ts';
 
 // Under the 15 minutes a whole run may take; a slower machine may set TEST_SUITE_LIMIT_MINUTES.
 const SUITE_LIMIT_MINUTES = Number(process.env.TEST_SUITE_LIMIT_MINUTES ?? 14);
@@ -34,6 +35,8 @@ async function main(): Promise<number> {
     });
     adminUrl = scratch.url;
   }
+  process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
+  const template = await createTemplateDatabase();
   // No --test-force-exit: with it, a file still in its top-level await (starting its service) can
   // be ended as "finished" and its tests silently go uncounted. A file that never ends (a handle
   // left open) is caught by this watchdog instead, and fails the run.
@@ -44,7 +47,7 @@ async function main(): Promise<number> {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
-      { stdio: 'inherit', env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl } },
+      { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name } },
     );
     const watchdog = setTimeout(() => {
       console.error(`the suite ran over ${SUITE_LIMIT_MINUTES} minutes: a test file did not finish or did not exit; stopping it`);
@@ -58,6 +61,7 @@ async function main(): Promise<number> {
       resolve(c ?? (signal ? 1 : 0));
     });
   });
+  await template.drop();
   await scratch?.close();
   return code;
 }

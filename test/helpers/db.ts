@@ -1,6 +1,14 @@
-// A fresh database per test file on the suite's PostgreSQL, so files run in parallel.
+// A fresh database per test file on the suite's PostgreSQL, so files run in parallel. The runner
+// prepares one database with the schema a started service leaves (TEST_TEMPLATE_DATABASE); each
+// file's database is a copy of it, which takes a fraction of a second where applying every
+// migration and the job queue's schema takes seconds.
 import pg from 'pg';
+import { ensureQueues } from '../../service/workers.ts';
+import { createLogger } from '../../service/logger.ts';
+import { startQueue } from '../../service/queue.ts';
+import { createPool, endPool } from '../../storage/db.ts';
 import { randomToken } from '../../storage/ids.ts';
+import { migrate } from '../../storage/migrate.ts';
 
 export function adminUrl(): string {
   const url = process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -8,13 +16,26 @@ export function adminUrl(): string {
   return url;
 }
 
-export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
+
+/**
+ * A new database: a copy of the runner's prepared one, or `empty` (no schema at all) for tests of
+ * what a first start does, and when no runner prepared one.
+ */
+export async function createTestDatabase(opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   const base = new URL(adminUrl());
   const name = `t_${randomToken(12)}`;
+  const template = opts.empty ? undefined : process.env.TEST_TEMPLATE_DATABASE;
   const admin = new pg.Client({ connectionString: base.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    // FILE_COPY (PostgreSQL 15 and later; before, the only way) copies the files at once instead
+    // of writing every block of them to the WAL.
+    const strategy = template && Number((await admin.query('SHOW server_version_num')).rows[0].server_version_num) >= 150000 ? ' STRATEGY FILE_COPY' : '';
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}${strategy}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
   return {
@@ -27,4 +48,24 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
       await c.end();
     },
   };
+}
+
+/** The database each file's is copied from: migrated, with the job queue's schema and queues. */
+export async function createTemplateDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase({ empty: true });
+  const log = createLogger('silent');
+  const pool = createPool(db.url, log, 2);
+  try {
+    await migrate(pool);
+  } finally {
+    await endPool(pool);
+  }
+  const queue = await startQueue(db.url, log);
+  try {
+    await ensureQueues(queue);
+  } finally {
+    // Every connection closed: a database being copied must have none.
+    await queue.stop();
+  }
+  return db;
 }

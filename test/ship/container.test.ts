@@ -134,7 +134,7 @@ test('the image\'s command, with compose\'s environment, serves the health endpo
   assert.equal(probe[0], 'node');
   assert.match(probe.join(' '), /\/healthz/);
 
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ empty: true });
   after(() => db.drop());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-inbox-image-'));
   after(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { assertServerVersion, migrate, migrationFiles, migrationsApplied } from 
 import { createTestDatabase } from '../helpers/db.ts';
 
 test('two processes migrating one database together apply each migration exactly once', async () => {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ empty: true });
   const log = createLogger('silent');
   const p1 = createPool(db.url, log);
   const p2 = createPool(db.url, log);
