@@ -37,9 +37,9 @@ export async function lockUnfinishedReviews(tx: Executor, orgId: string, inboxId
 /**
  * Removes the inbox and what it holds (messages with their sources, attachments and search rows,
  * threads, contacts, recipient counts, receipts, the files of its reviews, its review links and
- * webhooks, pending pushes of its mail to its agent's other webhooks), revokes the keys that
- * reached only it, and leaves the tombstone. Review records stay: they are their agent's history
- * and carry the cancellation it reads.
+ * webhooks, the events of its received mail with their deliveries to any webhook), revokes the
+ * keys that reached only it, and leaves the tombstone. Review records stay: they are their
+ * agent's history and carry the cancellation it reads.
  */
 export async function purgeInbox(tx: Executor, inbox: { org_id: string; project_id: string; id: string; agent_id: string; address: string }, deletedBy: string): Promise<void> {
   const v = [inbox.org_id, inbox.id];
@@ -61,13 +61,16 @@ export async function purgeInbox(tx: Executor, inbox: { org_id: string; project_
   await tx.query('DELETE FROM review_links WHERE org_id = $1 AND inbox_id = $2', v);
   // Webhooks naming the inbox go with their deliveries (cascade).
   await tx.query('DELETE FROM webhooks WHERE org_id = $1 AND inbox_id = $2', v);
+  // Its `message.received` events carry the mail itself (sender, subject, text): they go with it,
+  // with every webhook delivery of them (pending or done), so no stream replay or redelivery brings
+  // deleted mail back. The log's other entries stay.
   await tx.query(
     `DELETE FROM webhook_deliveries d
-      WHERE d.org_id = $1 AND d.status = 'pending'
-        AND d.webhook_id IN (SELECT w.id FROM webhooks w WHERE w.org_id = $1 AND w.agent_id = $3)
+      WHERE d.org_id = $1 AND d.event_type = 'message.received'
         AND d.event_id IN (SELECT e.id FROM events e WHERE e.org_id = $1 AND e.inbox_id = $2 AND e.type = 'message.received')`,
-    [...v, inbox.agent_id],
+    v,
   );
+  await tx.query(`DELETE FROM events WHERE org_id = $1 AND inbox_id = $2 AND type = 'message.received'`, v);
   await tx.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND inbox_id = $2 AND revoked_at IS NULL', v);
   await tx.query(
     'INSERT INTO inbox_tombstones (org_id, project_id, id, address, deleted_by) VALUES ($1, $2, $3, $4, $5)',

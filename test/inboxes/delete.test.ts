@@ -5,6 +5,7 @@ import { after, test } from 'node:test';
 import { sendMail } from '../helpers/mail.ts';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { startReceiver } from '../events/helpers.ts';
 import { openStream } from '../events/sse-client.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { startRelay } from '../reviews/relay.ts';
@@ -136,6 +137,53 @@ test('deleting an inbox removes its mail, cancels its live reviews with inbox_de
   assert.equal(stray[0].n, 0, 'nothing was stored for the deleted inbox');
   const { rows: tomb } = await db.query('SELECT org_id, address FROM inbox_tombstones WHERE id = $1', [agent.inboxId]);
   assert.deepEqual(tomb, [{ org_id: tenant.orgId, address: agent.address }]);
+});
+
+test('deleting an inbox takes its received mail out of the event log: no stream replay or webhook redelivery brings it back', async () => {
+  const tenant = await createTenant(svc);
+  const agent = await agentWithInbox(svc, tenant);
+  const deleter = await keyWith(tenant, agent, ['mailbox:delete']);
+  const receiver = await startReceiver();
+  // A webhook naming no inbox: it gets the mail of each of the agent's inboxes, and outlives this one.
+  const hook = await svc.api.post('/v1/webhooks', { url: `${receiver.url}/hook` }, agent.key);
+  assert.equal(hook.status, 201, hook.text);
+  await deliverInbound(svc, agent.address, { from: 'dana@acme.example', subject: 'Private numbers', text: 'Wire it to account 12-34-56.' });
+  await waitFor(() => receiver.requests.some((r) => r.raw.toString('utf8').includes('account 12-34-56')), 'the webhook delivery of the mail');
+  const done = await waitFor(async () => {
+    const r = await svc.api.get(`/v1/webhooks/${hook.body.id}/deliveries`, agent.key);
+    return r.body.items?.[0]?.status === 'succeeded' ? r.body.items[0] : null;
+  }, 'the delivery to be recorded');
+
+  const holding = async () =>
+    (await db.query(`SELECT type FROM events WHERE org_id = $1 AND (inbox_id = $2 OR payload::text LIKE '%12-34-56%')`, [tenant.orgId, agent.inboxId])).rows.map((r) => r.type);
+  assert.deepEqual(await holding(), ['message.received'], 'the log holds the mail while its inbox lives');
+
+  assert.equal((await svc.api.del(`/v1/inboxes/${agent.inboxId}`, deleter)).status, 204);
+
+  assert.deepEqual(await holding(), [], 'no event of the log holds the deleted mail');
+  const listed = await svc.api.get(`/v1/webhooks/${hook.body.id}/deliveries`, agent.key);
+  assert.equal(listed.status, 200, listed.text);
+  assert.deepEqual(listed.body.items, [], 'the delivery of the deleted mail is gone from the webhook\'s log');
+  const redeliver = await svc.api.post(`/v1/webhooks/${hook.body.id}/deliveries/${done.id}/redeliver`, {}, agent.key);
+  assert.equal(redeliver.status, 404, redeliver.text);
+  assert.equal(redeliver.body.code, 'not_found');
+
+  // A replay of the agent's stream from the start of the log brings the mail of its live inbox only.
+  const second = await svc.api.post('/v1/inboxes', { display_name: 'Second' }, agent.key);
+  assert.equal(second.status, 201, second.text);
+  await deliverInbound(svc, second.body.address, { from: 'dana@acme.example', subject: 'Still here', text: 'Hello again.' });
+  const stream = await openStream(svc.url, '/v1/events/stream?types=message.received', {
+    token: agent.key,
+    headers: { 'Last-Event-ID': (await eventIdsFor(db)).encode(0) },
+  });
+  assert.equal(stream.status, 200, stream.body);
+  try {
+    const [first] = await stream.waitForEvents(1);
+    const payload = JSON.parse(first!.data);
+    assert.deepEqual([payload.inbox, payload.message.subject], [second.body.address, 'Still here']);
+  } finally {
+    stream.close();
+  }
 });
 
 test('a deletion frees a slot of the plan, and the address can be taken by a new inbox with a new id', async () => {

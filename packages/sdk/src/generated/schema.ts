@@ -1840,11 +1840,13 @@ export interface paths {
          * Delete the inbox for good, with its mail.
          * @description Removes the inbox and everything it holds: its messages (raw sources, attachments, search
          *     entries), threads, contact list, recipient counts, the files attached to its reviews, its
-         *     review links, the webhooks that name it (with their deliveries), and pushes of its mail
-         *     still pending to its agent's other webhooks. Keys whose ceiling is this inbox are revoked.
-         *     Its live reviews are cancelled through the review machine (`review.cancelled` with `reason:
-         *     inbox_deleted` on the review event queue and the event log); review records themselves
-         *     stay, as the agent's history. The event log keeps its entries. The inbox's slot under the
+         *     review links, the webhooks that name it (with their deliveries), and the `message.received`
+         *     events of its mail, which carry the mail itself, with their deliveries to any other webhook
+         *     (pending or done: a stream replay or a redelivery never brings deleted mail back). Keys
+         *     whose ceiling is this inbox are revoked. Its live reviews are cancelled through the review
+         *     machine (`review.cancelled` with `reason: inbox_deleted` on the review event queue and the
+         *     event log); review records themselves stay, as the agent's history, and so do the log's
+         *     other entries. The inbox's slot under the
          *     plan's inbox limit is free at once (the limit counts live inboxes); an enrollment token's
          *     lifetime allowance is not given back.
          *
