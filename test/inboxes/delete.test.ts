@@ -34,6 +34,19 @@ async function rowsOf(inboxId: string): Promise<Record<string, number>> {
   return counts;
 }
 
+/** The first event of `type` the key's stream replays from the start of the log, as its parsed data. */
+async function firstReplayed(key: string, type: string): Promise<Record<string, any>> {
+  const stream = await openStream(svc.url, `/v1/events/stream?types=${type}`, { token: key, headers: { 'Last-Event-ID': (await eventIdsFor(db)).encode(0) } });
+  assert.equal(stream.status, 200, stream.body);
+  try {
+    const [first] = await stream.waitForEvents(1);
+    assert.equal(first!.event, type);
+    return JSON.parse(first!.data);
+  } finally {
+    stream.close();
+  }
+}
+
 test('deleting an inbox removes its mail, cancels its live reviews with inbox_deleted, answers 550 and keeps the id 404', async () => {
   const tenant = await createTenant(svc);
   const agent = await agentWithInbox(svc, tenant);
@@ -92,19 +105,8 @@ test('deleting an inbox removes its mail, cancels its live reviews with inbox_de
   );
   assert.deepEqual(transitions.at(-1), { from_state: 'needs_review', to_state: 'cancelled', reason: 'inbox_deleted' });
   // The event log carries it too: the agent's stream replays it though the inbox is gone.
-  const stream = await openStream(svc.url, '/v1/events/stream?types=review.cancelled', {
-    token: agent.key,
-    headers: { 'Last-Event-ID': (await eventIdsFor(db)).encode(0) },
-  });
-  assert.equal(stream.status, 200, stream.body);
-  try {
-    const [cancelled] = await stream.waitForEvents(1);
-    assert.equal(cancelled!.event, 'review.cancelled');
-    const payload = JSON.parse(cancelled!.data);
-    assert.deepEqual([payload.review_id, payload.reason], [reviewId, 'inbox_deleted']);
-  } finally {
-    stream.close();
-  }
+  const cancelled = await firstReplayed(agent.key, 'review.cancelled');
+  assert.deepEqual([cancelled.review_id, cancelled.reason], [reviewId, 'inbox_deleted']);
 
   // The id is 404 on every route, the address refuses mail.
   for (const path of [
@@ -172,18 +174,8 @@ test('deleting an inbox takes its received mail out of the event log: no stream 
   const second = await svc.api.post('/v1/inboxes', { display_name: 'Second' }, agent.key);
   assert.equal(second.status, 201, second.text);
   await deliverInbound(svc, second.body.address, { from: 'dana@acme.example', subject: 'Still here', text: 'Hello again.' });
-  const stream = await openStream(svc.url, '/v1/events/stream?types=message.received', {
-    token: agent.key,
-    headers: { 'Last-Event-ID': (await eventIdsFor(db)).encode(0) },
-  });
-  assert.equal(stream.status, 200, stream.body);
-  try {
-    const [first] = await stream.waitForEvents(1);
-    const payload = JSON.parse(first!.data);
-    assert.deepEqual([payload.inbox, payload.message.subject], [second.body.address, 'Still here']);
-  } finally {
-    stream.close();
-  }
+  const first = await firstReplayed(agent.key, 'message.received');
+  assert.deepEqual([first.inbox, first.message.subject], [second.body.address, 'Still here']);
 });
 
 test('a deletion frees a slot of the plan, and the address can be taken by a new inbox with a new id', async () => {
