@@ -41,7 +41,7 @@ import {
   rotateSignupCode,
   type SignupRow,
 } from '../storage/signups.ts';
-import { insertOrg, insertProject } from '../storage/tenancy.ts';
+import { insertOrg, insertProject, updateOrgSettings } from '../storage/tenancy.ts';
 import { mintAgentKey } from './credentials.ts';
 import { applyEventIn, createInstanceIn, type MachineKind } from './run-machine.ts';
 import { SystemMailError, sendSystemMail } from './system-mail.ts';
@@ -157,6 +157,10 @@ export async function signUp(deps: SignupDeps, input: SignupInput, clientIp: str
       return { row, created: false, code, address, raw: key.raw, expires_at };
     }
     const org = await insertOrg(tx, { id: newId('org'), name: email, plan_tier: deps.config.defaultPlan });
+    // The org's next inboxes go on the free domain too, unless it chooses another (org settings).
+    if (deps.config.freeInboxDomain !== deps.config.inboxDomain) {
+      await updateOrgSettings(tx, org.id, undefined, { default_domain: deps.config.freeInboxDomain });
+    }
     const project = await insertProject(tx, { org_id: org.id, id: newId('prj'), name: 'Default' });
     const { agent } = await upsertAgentByHandle(tx, {
       org_id: org.id,

@@ -9,6 +9,7 @@ import { sendMail } from '../helpers/mail.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startRelay } from '../reviews/relay.ts';
+import { signUpAndVerify } from './helpers.ts';
 
 const logLines: string[] = [];
 const sink = new PassThrough();
@@ -115,6 +116,19 @@ test('sign-up mails a code through the relay, answers a temporary key that only 
   assert.match(one.body.text ?? one.body.extracted_text ?? '', /Hello new agent/);
 
   assert.ok(!logLines.join('').includes(code), 'the code is in no log line');
+});
+
+test("a signed-up org's next inboxes are on the free domain too, its default_domain; the service's domain stays open by name", async () => {
+  const v = await signUpAndVerify(svc, relay, newEmail(), 'spread');
+  assert.match(v.inbox_address, /@free\.test$/);
+  const next = await svc.api.post('/v1/inboxes', {}, v.agent_key);
+  assert.equal(next.status, 201, next.text);
+  assert.match(next.body.address, /@free\.test$/);
+  const named = await svc.api.post('/v1/inboxes', { domain: 'agents.test' }, v.agent_key);
+  assert.equal(named.status, 201, named.text);
+  assert.match(named.body.address, /@agents\.test$/);
+  const { rows } = await db.query("SELECT settings->>'default_domain' AS default_domain FROM orgs WHERE id = $1", [v.org_id]);
+  assert.deepEqual(rows, [{ default_domain: 'free.test' }]);
 });
 
 test('a wrong code counts a try; the fifth locks the sign-up and its key, even for the right code; a re-signup starts over', async () => {

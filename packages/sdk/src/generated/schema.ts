@@ -2992,8 +2992,9 @@ export interface paths {
          * Sign up for an inbox with an email address; a code is mailed there.
          * @description With the gate open: creates an org and a project on the default plan (`DEFAULT_PLAN`), an
          *     agent (`agent_handle`, default `agent`), a pending inbox on `FREE_INBOX_DOMAIN` (default
-         *     `INBOX_DOMAIN`) and a temporary key that holds only `signup:verify` and expires with the
-         *     code. A 6-digit code, valid 15 minutes, is mailed to `email` from `SYSTEM_FROM` (default
+         *     `INBOX_DOMAIN`; also the org's `default_domain` setting, so inboxes it creates later without
+         *     naming a domain go there too) and a temporary key that holds only `signup:verify` and
+         *     expires with the code. A 6-digit code, valid 15 minutes, is mailed to `email` from `SYSTEM_FROM` (default
          *     `no-reply@<INBOX_DOMAIN>`) by the route approved mail takes: internal delivery when the
          *     address is hosted here, else the `SMTP_URL` relay, else the local outbox. It is never in a
          *     response or a log line, and is stored only as a keyed hash. `201` for a new sign-up.
