@@ -144,10 +144,26 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   }
 
   const parsed = await parseMessage(raw);
+  const outgoing: Outgoing = { raw, parsed, hosted, external, relay, relayResponse };
+  // As at RCPT over SMTP (hosted-recipient.ts): a self-signup inbox takes no mail until verified.
+  const unverified = hosted.find((h) => h.status === 'pending');
+  if (unverified) {
+    return deferHosted(deps, lock, row, inbox, attempt, outgoing, {
+      error: `450 4.2.1 ${unverified.address}: the inbox is not active yet, its sign-up awaits verification; try again later`,
+      refusedBy: 'Their inbox was not active yet, its sign-up awaiting verification',
+    });
+  }
   try {
-    await storeDelivered(deps, lock, row, inbox, attempt, { raw, parsed, hosted, external, relay, relayResponse });
+    await storeDelivered(deps, lock, row, inbox, attempt, outgoing);
   } catch (err) {
-    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, inbox, attempt, err, { raw, parsed, hosted, external, relay, relayResponse });
+    if (err instanceof InboundQuotaError) {
+      deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
+      await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
+      return deferHosted(deps, lock, row, inbox, attempt, outgoing, {
+        error: `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`,
+        refusedBy: 'Their account refused it',
+      });
+    }
     // The relay has the message: a retry must store the copies, never hand it over again.
     if (relayResponse !== null) await setDeliveryPhase(conn, key, 'sent', { relay_response: relayResponse });
     throw err;
@@ -211,27 +227,27 @@ async function inLockTransaction(lock: Lock, fn: (tx: pg.PoolClient) => Promise<
 }
 
 /**
- * A hosted recipient's org cannot take mail now (monthly quota or storage): what an SMTP peer
- * hears as 452, a temporary failure. Nothing was stored; the delivery is deferred and retried
- * like a relay's temporary failure, with the sender's reservation still held. The receiving
- * org's owners are told as for inbound SMTP. A relay that already took the external recipients'
- * copy keeps its phase `sent`, so a retry never hands it over again. When the tries run out, a
- * send that reached no one fails; one the relay took is sent, without the hosted copies, and the
- * sender's inbox gets a delivery failure notice naming the recipients it did not reach.
+ * A hosted recipient cannot take mail now: its org is past its monthly quota or storage (what an
+ * SMTP peer hears as 452), or its inbox awaits sign-up verification (450). Either is a temporary
+ * failure. Nothing was stored; the delivery is deferred and retried like a relay's temporary
+ * failure, with the sender's reservation still held. A relay that already took the external
+ * recipients' copy keeps its phase `sent`, so a retry never hands it over again. When the tries
+ * run out, a send that reached no one fails; one the relay took is sent, without the hosted
+ * copies, and the sender's inbox gets a delivery failure notice naming the recipients it did not
+ * reach.
  */
-async function deferOverQuota(
+async function deferHosted(
   deps: DeliveryDeps,
   lock: Lock,
   row: ReviewRow,
   inbox: InboxRow,
   attempt: DeliveryRow,
-  err: InboundQuotaError,
   o: Outgoing,
+  /** `error`: the SMTP-like answer recorded; `refusedBy`: why, for the sender's notice. */
+  refusal: { error: string; refusedBy: string },
 ): Promise<void> {
   const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
-  const error = `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`;
-  deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
-  await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
+  const { error } = refusal;
   const relaySent = o.relayResponse !== null || attempt.phase === 'sent';
   await setDeliveryPhase(lock.conn, key, relaySent ? 'sent' : 'deferred', { last_error: error, relay_response: o.relayResponse, countTry: true });
   if (attempt.tries + 1 < MAX_DEFERRALS) throw new Error(`delivery deferred: ${error}`);
@@ -239,13 +255,13 @@ async function deferOverQuota(
   if (!relaySent) return finishFailed(deps, lock, row, key, gaveUp);
   // The hosted copies are stored together or not at all: none of them was.
   const addresses = o.hosted.map((h) => h.address);
-  deps.log.warn({ review_id: row.id, unreached: addresses }, 'review sent without its hosted recipients: their org refused it until the tries ran out');
+  deps.log.warn({ review_id: row.id, unreached: addresses }, 'review sent without its hosted recipients: they could not take it until the tries ran out');
   const notice: SystemMail = {
     to: inbox.address,
     subject: `Undelivered: ${o.parsed.subject ?? ''}`.trim(),
     text: [
       `Your message ${attempt.message_id} (review ${row.id}) reached its other recipients, but not ${addresses.join(', ')}.`,
-      `Their account refused it ${MAX_DEFERRALS} times: ${error}.`,
+      `${refusal.refusedBy} (${MAX_DEFERRALS} tries): ${error}.`,
       'Send it to them again once they can take mail.',
     ].join('\n\n'),
   };

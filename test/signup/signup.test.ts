@@ -9,6 +9,7 @@ import { sendMail } from '../helpers/mail.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startRelay } from '../reviews/relay.ts';
+import { INTENT, agentWithInbox, setPolicy } from '../reviews/setup.ts';
 import { signUpAndVerify } from './helpers.ts';
 
 const logLines: string[] = [];
@@ -129,6 +130,33 @@ test("a signed-up org's next inboxes are on the free domain too, its default_dom
   assert.match(named.body.address, /@agents\.test$/);
   const { rows } = await db.query("SELECT settings->>'default_domain' AS default_domain FROM orgs WHERE id = $1", [v.org_id]);
   assert.deepEqual(rows, [{ default_domain: 'free.test' }]);
+});
+
+test('a send from another agent to a pending inbox waits as SMTP mail does (450, nothing stored) and lands once the sign-up is verified', async () => {
+  const email = newEmail();
+  const r = await svc.api.post('/v1/agent/sign-up', { email, agent_handle: 'late' });
+  assert.equal(r.status, 201, r.text);
+  const sender = await agentWithInbox(svc, await createTenant(svc));
+  await setPolicy(sender, 'allow_direct');
+  const sent = await sender.send({ to: r.body.inbox_address, subject: 'Before you verify', text: 'Hello early.', intent: INTENT });
+  assert.equal(sent.status, 202, sent.text);
+  const id = sent.body.review_id as string;
+
+  const deferred = await waitFor(async () => {
+    const { rows } = await db.query('SELECT phase, last_error FROM review_deliveries WHERE review_id = $1', [id]);
+    return rows[0]?.phase === 'deferred' ? rows[0] : null;
+  }, 'the delivery to be deferred');
+  assert.match(deferred.last_error, new RegExp(`^450 4\\.2\\.1 ${r.body.inbox_address}: the inbox is not active yet`));
+  assert.equal((await sender.review(id)).body.state, 'sending_auto');
+  const stored = () => count('SELECT count(*)::int AS n FROM messages m JOIN inboxes i ON i.id = m.inbox_id WHERE i.address = $1', [r.body.inbox_address]);
+  assert.equal(await stored(), 0, 'nothing is stored in the pending inbox');
+
+  const v = await svc.api.post('/v1/agent/verify', { code: await codeFor(email) }, r.body.temporary_key);
+  assert.equal(v.status, 200, v.text);
+  await sender.until(id, 'auto_sent', 30_000);
+  const list = await svc.api.get(`/v1/inboxes/${v.body.inbox_id}/messages`, v.body.agent_key);
+  assert.equal(list.status, 200, list.text);
+  assert.deepEqual(list.body.data.map((m: { subject: string }) => m.subject), ['Before you verify']);
 });
 
 test('a wrong code counts a try; the fifth locks the sign-up and its key, even for the right code; a re-signup starts over', async () => {

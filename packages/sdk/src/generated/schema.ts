@@ -2887,7 +2887,9 @@ export interface paths {
          *     the external recipients' copy is never handed it again; given up, such a send still ends
          *     `sent` (or `auto_sent`) with its `SENT` copy, and the sender's inbox receives an
          *     `Undelivered: <subject>` notice naming the hosted recipients it did not reach. A send that
-         *     reached no one ends `failed`.
+         *     reached no one ends `failed`. A hosted recipient whose self-signup inbox is not verified
+         *     yet is deferred the same way, as the `450 4.2.1` inbound SMTP answers it, and delivered
+         *     once the inbox is active.
          */
         post: operations["sendEmail"];
         delete?: never;
