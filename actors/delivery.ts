@@ -156,14 +156,7 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   try {
     await storeDelivered(deps, lock, row, inbox, attempt, outgoing);
   } catch (err) {
-    if (err instanceof InboundQuotaError) {
-      deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
-      await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
-      return deferHosted(deps, lock, row, inbox, attempt, outgoing, {
-        error: `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`,
-        refusedBy: 'Their account refused it',
-      });
-    }
+    if (err instanceof InboundQuotaError) return deferOverQuota(deps, lock, row, inbox, attempt, outgoing, err);
     // The relay has the message: a retry must store the copies, never hand it over again.
     if (relayResponse !== null) await setDeliveryPhase(conn, key, 'sent', { relay_response: relayResponse });
     throw err;
@@ -266,6 +259,16 @@ async function deferHosted(
     ].join('\n\n'),
   };
   await storeDelivered(deps, lock, row, inbox, attempt, { ...o, hosted: [], relayResponse: null, missed: { addresses, notice, why: gaveUp } });
+}
+
+/** The receiving org is past its monthly quota or storage: its owners are told as for inbound SMTP, and the delivery waits. */
+async function deferOverQuota(deps: DeliveryDeps, lock: Lock, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow, o: Outgoing, err: InboundQuotaError): Promise<void> {
+  deps.log.info({ review_id: row.id, org_id: err.org_id, kind: err.kind }, 'internal delivery deferred: the receiving org is over quota');
+  await noticeInboundRefused(deps, err, new Date()).catch((e: Error) => deps.log.warn({ err: e.message }, 'the over-quota notice could not be recorded'));
+  return deferHosted(deps, lock, row, inbox, attempt, o, {
+    error: `452 4.2.2 ${err.inbox.address}: ${err.message}; try again later`,
+    refusedBy: 'Their account refused it',
+  });
 }
 
 async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow): Promise<Buffer> {
