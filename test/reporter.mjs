@@ -1,6 +1,7 @@
 // The suite's reporter: one line per failure with its details, and the totals. Passing tests print
 // nothing (TAP of the whole suite is thousands of lines); what a failing test file wrote to stdout
 // or stderr is printed with its failures. TEST_REPORTER=spec (or tap, dot) selects node's own.
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
 
@@ -50,5 +51,8 @@ export default async function* reporter(source) {
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const extra = /** @type {const} */ (['cancelled', 'skipped', 'todo']).filter((k) => counts[k]).map((k) => `, ${counts[k]} ${k}`).join('');
-  yield `${counts.passed} passed, ${counts.failed} failed${extra} (${seconds} s)\n`;
+  const summary = `${counts.passed} passed, ${counts.failed} failed${extra} (${seconds} s)\n`;
+  // test/run.ts reads it to tell a finished suite from a runner that died before its summary.
+  if (process.env.TEST_SUMMARY_FILE) appendFileSync(`${process.env.TEST_SUMMARY_FILE}.${process.pid}`, summary);
+  yield summary;
 }

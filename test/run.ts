@@ -1,7 +1,9 @@
 // Runs the whole suite against one PostgreSQL: DATABASE_URL when set, otherwise an embedded
 // server started here in a fresh folder. Each test file makes its own database on it.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
 import { createTemplateDatabase } from './helpers/db.ts';
@@ -43,12 +45,21 @@ async function main(): Promise<number> {
   // Failures with their details and the totals (test/reporter.mjs); TEST_REPORTER=spec, tap or dot
   // for node's own.
   const reporter = process.env.TEST_REPORTER || path.join(import.meta.dirname, 'reporter.mjs');
+  // The reporter also writes its closing line to this path plus its runner's pid (so a runner a
+  // test starts writes elsewhere): a runner that exits without it did not finish.
+  const summaryFile = path.join(os.tmpdir(), `agent-inbox-suite-${process.pid}.summary`);
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
-      { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name } },
+      { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name, TEST_SUMMARY_FILE: summaryFile } },
     );
+    runner = child;
+    // The files running a moment ago: when the runner dies, its children may already be gone.
+    const poll = setInterval(() => {
+      const now = runningFiles(child.pid!);
+      if (now.length) lastRunning = now.map((r) => r.file);
+    }, 1000);
     const watchdog = setTimeout(() => {
       console.error(`the suite ran over ${SUITE_LIMIT_MINUTES} minutes: a test file did not finish or did not exit; stopping it`);
       const running = runningFiles(child.pid!);
@@ -58,12 +69,38 @@ async function main(): Promise<number> {
     }, SUITE_LIMIT_MINUTES * 60_000);
     child.on('exit', (c, signal) => {
       clearTimeout(watchdog);
+      clearInterval(poll);
+      runner = null;
       resolve(c ?? (signal ? 1 : 0));
+      if (!summaryWritten(`${summaryFile}.${child.pid}`)) {
+        reportUnfinished(`the test runner exited (${signal ? `signal ${signal}` : `code ${c}`}) before its summary`);
+      }
     });
   });
   await template.drop();
   await scratch?.close();
   return code;
+}
+
+let runner: ChildProcess | null = null;
+let lastRunning: string[] = [];
+
+function summaryWritten(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').includes(' passed, ');
+  } catch {
+    return false;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** Says plainly that the suite did not finish, and which test files were running when it ended. */
+function reportUnfinished(why: string): void {
+  const running = runner ? runningFiles(runner.pid!).map((r) => r.file) : [];
+  const files = running.length ? running : lastRunning;
+  console.error(`\nTHE SUITE DID NOT FINISH: ${why}.`);
+  console.error(`test files running when it ended:\n${files.map((f) => `  ${f}`).join('\n') || '  (none had started)'}`);
 }
 
 /** The test files node's runner still has a process for (one child per file). */
@@ -72,15 +109,24 @@ function runningFiles(runnerPid: number): Array<{ pid: number; file: string }> {
     const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(runnerPid)], { encoding: 'utf8' }).split('\n');
     return lines.flatMap((line) => {
       const [pid, ...args] = line.trim().split(' ');
-      const file = args.find((arg) => arg.endsWith('.test.ts'));
-      return file ? [{ pid: Number(pid), file }] : [];
+      const file = args.findLast((arg) => arg.endsWith('.ts'));
+      return file ? [{ pid: Number(pid), file: path.relative(process.cwd(), file) }] : [];
     });
   } catch {
     return []; // ps answers 1 when there is no child
   }
 }
 
-main().then((code) => process.exit(code), (err) => {
-  console.error(err);
+// Whatever ends this process early is reported as an unfinished suite, never as a bare stack.
+function die(err: unknown): never {
+  reportUnfinished(`the runner stopped on an error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  if (runner) {
+    for (const r of runningFiles(runner.pid!)) process.kill(r.pid, 'SIGKILL');
+    runner.kill('SIGKILL');
+  }
   process.exit(1);
-});
+}
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+
+main().then((code) => process.exit(code), die);
