@@ -109,7 +109,7 @@ function runningFiles(runnerPid: number): Array<{ pid: number; file: string }> {
     const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(runnerPid)], { encoding: 'utf8' }).split('\n');
     return lines.flatMap((line) => {
       const [pid, ...args] = line.trim().split(' ');
-      const file = args.findLast((arg) => arg.endsWith('.ts'));
+      const file = args.filter((arg) => arg.endsWith('.ts')).pop();
       return file ? [{ pid: Number(pid), file: path.relative(process.cwd(), file) }] : [];
     });
   } catch {
