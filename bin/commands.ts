@@ -1,7 +1,6 @@
 // The commands of bin/agent-inbox.ts: run the service (all roles, or one), and the operator's tools.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { createSignInLink } from '../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
@@ -236,6 +235,7 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       return 0;
     }
     case 'mcp': {
+      const { mcpHttpHandler, runStdio } = await import('@agent-inbox/mcp');
       const { values } = parseArgs({ args: rest, options: { stdio: { type: 'boolean' }, http: { type: 'boolean' }, port: { type: 'string' } } });
       const apiBaseUrl = process.env.AGENT_INBOX_URL || config.publicBaseUrl;
       if (values.stdio) {

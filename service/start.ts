@@ -6,7 +6,6 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { mcpHttpHandler } from '@agent-inbox/mcp';
 import { createApp } from '../http/app.ts';
 import { attachReviewerSocket } from '../http/reviewer-ws.ts';
 import { consoleTransport } from '../console/server.ts';
@@ -178,7 +177,12 @@ export async function startService(
     if (roles.has('api')) {
       // The mounted MCP server calls this process's own REST API through the SDK, on loopback.
       let selfUrl = '';
-      const mcp = mcpHttpHandler({ apiBaseUrl: () => selfUrl });
+      // The MCP server SDK takes a quarter of a second to load: the first call to /mcp loads it.
+      let handler: Promise<ReturnType<typeof import('@agent-inbox/mcp').mcpHttpHandler>> | undefined;
+      const mcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+        handler ??= import('@agent-inbox/mcp').then(({ mcpHttpHandler }) => mcpHttpHandler({ apiBaseUrl: () => selfUrl }));
+        return (await handler)(req, res);
+      };
       const app = createApp({ services, routes: allRoutes(services), mcp, console: consoleTransport(services) });
       const server: http.Server = await new Promise<http.Server>((resolve, reject) => {
         const srv = app.listen(config.port, config.host, () => {

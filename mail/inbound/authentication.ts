@@ -2,7 +2,6 @@
 // message is parsed. The lookups are bounded: past INBOUND_AUTH_TIMEOUT_SECONDS every verdict not
 // yet known is `temperror` and the message is stored anyway, so a slow or silent DNS server
 // delays the reply to DATA by at most the bound and never loses mail.
-import { authenticate } from 'mailauth';
 import type { Config } from '../../service/config.ts';
 import { cachingResolver, dnsResolver, type ResolveFn } from '../../service/dns.ts';
 
@@ -52,11 +51,20 @@ export function summarize(r: any, client: SmtpClient): Authentication {
 
 export type Verifier = (raw: Buffer, client: SmtpClient) => Promise<Authentication>;
 
+// mailauth takes a third of a second to load: only a process that receives mail pays for it.
+let mailauth: Promise<typeof import('mailauth')> | undefined;
+function loadMailauth(): Promise<typeof import('mailauth')> {
+  mailauth ??= import('mailauth');
+  return mailauth;
+}
+
 export function inboundVerifier(config: Pick<Config, 'dnsServers' | 'inboxDomain' | 'inboundAuthTimeoutSeconds'>, resolve?: ResolveFn): Verifier {
   const boundMs = config.inboundAuthTimeoutSeconds * 1000;
   // Each query may take at most the whole bound; a silent server then costs the bound, not more.
   const resolver = resolve ?? cachingResolver(dnsResolver(config, Math.max(50, Math.min(1_000, boundMs))));
   return async (raw, client) => {
+    // Loaded before the bound starts, so the first mail's verdicts are not cut short by the load.
+    const { authenticate } = await loadMailauth();
     let timer: NodeJS.Timeout | undefined;
     const fromDomain = () => domainOf(/^from:.*?<?([^\s<>]+@[^\s<>]+)>?\s*$/im.exec(raw.subarray(0, 64 * 1024).toString('latin1'))?.[1]);
     const bound = new Promise<Authentication>((resolveBound) => {
