@@ -27,8 +27,9 @@ export function mintEnrollmentToken(): MintedSecret {
   return { id: `enr_${idPart}`, raw, prefix, hash: sha256(raw) };
 }
 
-export function mintInvitationToken(): MintedSecret {
-  const idPart = randomToken(16);
+/** A new invitation token, or a fresh secret for an existing invitation `inv_<id>` (a resend). */
+export function mintInvitationToken(existingId?: string): MintedSecret {
+  const idPart = existingId ? existingId.slice('inv_'.length) : randomToken(16);
   const prefix = `${INVITE_PREFIX}${idPart}`;
   const raw = `${prefix}_${randomToken(32)}`;
   return { id: `inv_${idPart}`, raw, prefix, hash: sha256(raw) };

@@ -22,6 +22,7 @@ import {
   lockOrgMembers,
   markInvitationAccepted,
   orgWideRole,
+  reissueInvitation,
   setOrgWideRole,
   type InvitationRow,
 } from '../storage/members.ts';
@@ -83,6 +84,28 @@ export async function inviteMember(
   });
   const mailed = await mailInvitation(deps, row, minted.raw, now);
   return { row, token: minted.raw, mailed };
+}
+
+/**
+ * Sends an invitation again: its token is stored only as a digest, so a resend mints a fresh
+ * secret for the same invitation (the old token stops working), starts a new expiry, and mails it.
+ * An accepted or revoked invitation is 409; an expired one is revived, since its invitee never came.
+ */
+export async function resendInvitation(deps: MemberDeps, actor: Actor, orgId: string, invitationId: string, now: Date): Promise<Invited> {
+  const minted = await withTransaction(deps.db, async (tx) => {
+    const inv = await lockInvitation(tx, invitationId);
+    if (!inv || inv.org_id !== orgId) throw notFound('invitation');
+    const status = invitationStatus(inv, now);
+    if (status === 'accepted' || status === 'revoked') {
+      throw new Problem('conflict', { detail: `This invitation is ${status}; only a pending or expired one is sent again.`, errors: [{ field: 'invitation_id', code: status }] });
+    }
+    if (!mayManageRole(actor.role, inv.role)) throw mayNot(actor, 'invite an owner');
+    const secret = mintInvitationToken(inv.id);
+    const row = await reissueInvitation(tx, orgId, inv.id, secret.hash, new Date(now.getTime() + DEFAULT_INVITATION_HOURS * 3600_000));
+    return { row, raw: secret.raw };
+  });
+  const mailed = await mailInvitation(deps, minted.row, minted.raw, now);
+  return { row: minted.row, token: minted.raw, mailed };
 }
 
 async function mailInvitation(deps: MemberDeps, row: InvitationRow, token: string, now: Date): Promise<boolean> {

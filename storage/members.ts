@@ -89,3 +89,12 @@ export async function revokeInvitation(db: Executor, orgId: string, id: string):
   );
   return (rowCount ?? 0) > 0;
 }
+
+/** A fresh token and expiry for an invitation not accepted or revoked; the old token stops working. */
+export async function reissueInvitation(db: Executor, orgId: string, id: string, tokenHash: Buffer, expiresAt: Date): Promise<InvitationRow> {
+  const { rows } = await db.query<InvitationRow>(
+    'UPDATE invitations SET token_hash = $3, expires_at = $4 WHERE org_id = $1 AND id = $2 RETURNING *',
+    [orgId, id, tokenHash, expiresAt],
+  );
+  return rows[0]!;
+}

@@ -2,10 +2,13 @@
 // console plane's API, so whatever is done here can be scripted too.
 import { AgentSettings } from './settings-agents.js';
 import { CategorySettings } from './settings-categories.js';
+import { DomainSettings } from './settings-domains.js';
 import { EnrollmentSettings } from './settings-enrollment.js';
+import { PlanSettings } from './settings-plan.js';
 import { PolicySettings } from './settings-policy.js';
 import { ReviewerSettings } from './settings-reviewers.js';
 import { RuleSettings } from './settings-rules.js';
+import { TeamSettings } from './settings-team.js';
 import { WebhookSettings } from './settings-webhooks.js';
 import { html, useState } from './ui.js';
 
@@ -17,6 +20,9 @@ export const AREAS = [
   ['reviewers', 'Review links', ReviewerSettings],
   ['categories', 'Categories', CategorySettings],
   ['rules', 'Writing rules', RuleSettings],
+  ['members', 'Members and invitations', TeamSettings],
+  ['domains', 'Domains', DomainSettings],
+  ['plan', 'Plan and usage', PlanSettings],
 ];
 
 export function Settings({ base }) {

@@ -1,5 +1,5 @@
 // Console plane: an org's members and invitations.
-import { acceptInvitation, changeMemberRole, invitationStatus, inviteMember, removeMember, type Actor } from '../../actors/members.ts';
+import { acceptInvitation, changeMemberRole, invitationStatus, inviteMember, removeMember, resendInvitation, type Actor } from '../../actors/members.ts';
 import { listInvitations, listMembers, revokeInvitation, type InvitationRow, type MemberRow } from '../../storage/members.ts';
 import { notFound } from '../../machines/problems.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
@@ -45,6 +45,11 @@ export function adminMemberRoutes(s: Services): RouteTable {
       const now = s.now();
       const { row, token, mailed } = await inviteMember(s, actorOf(ctx), orgOf(ctx), ctx.state.body, now);
       ctx.status = 201;
+      ctx.body = { ...presentInvitation(row, now), token, mailed };
+    },
+    adminResendInvitation: async (ctx) => {
+      const now = s.now();
+      const { row, token, mailed } = await resendInvitation(s, actorOf(ctx), orgOf(ctx), ctx.state.params.invitation_id!, now);
       ctx.body = { ...presentInvitation(row, now), token, mailed };
     },
     adminRevokeInvitation: async (ctx) => {

@@ -1,11 +1,15 @@
-// The README's picture of the console, made by the suite: a signed-in owner's review queue with
-// drafts waiting, at a fixed viewport, written to docs/console.png. Each run makes it afresh, so
-// nothing compares pixels; the test checks the picture is a real screenshot of that page and that
-// the README shows it.
+// The README's pictures of the console, made by the suite: a signed-in owner's review queue with
+// drafts waiting, at a fixed viewport, written to docs/console.png; a review with its conversation;
+// the queue at a phone's width; the queue in dark mode. Each run takes them afresh, but writes them
+// over the committed ones in docs/ only when asked (UPDATE_SCREENSHOTS=1) or when one is missing:
+// ages and random addresses differ from run to run, and a test run should leave no change to
+// commit. Nothing compares pixels; the test checks each picture, new and committed, is a real
+// screenshot of its page at its size, and that the README shows it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { PROJECT_ROOT } from '../../service/config.ts';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
@@ -15,14 +19,49 @@ import { agentWithInbox } from '../reviews/setup.ts';
 export const SCREENSHOT = 'docs/console.png';
 /** The open review's machine view, the second picture. */
 export const MACHINE_SCREENSHOT = 'docs/console-machine.png';
+/** A review opened from the queue, with the conversation its reviewer had with the agent. */
+export const REVIEW_SCREENSHOT = 'docs/console-review.png';
+/** The queue at a phone's width, where reviewers approve from. */
+export const PHONE_SCREENSHOT = 'docs/console-phone.png';
+/** The queue with the system in dark mode. */
+export const DARK_SCREENSHOT = 'docs/console-dark.png';
 const VIEWPORT = { width: 1280, height: 560 };
+const PHONE = { width: 375, height: 740 };
+
+const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
+const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'console-shots-'));
+after(() => fs.rm(scratch, { recursive: true, force: true }));
+
+/** Where this run writes `file`: over the committed picture when asked or when there is none, else aside. */
+async function target(file: string): Promise<string> {
+  const committed = path.join(PROJECT_ROOT, file);
+  const exists = await fs.access(committed).then(() => true, () => false);
+  const out = UPDATE || !exists ? committed : path.join(scratch, file);
+  await fs.mkdir(path.dirname(out), { recursive: true });
+  return out;
+}
+
+/** The PNG's width and height (its IHDR chunk holds them), once its signature is checked. */
+async function pngSize(at: string): Promise<[number, number]> {
+  const png = await fs.readFile(at);
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${at} is a PNG`);
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+}
+
+/** Takes a picture to this run's place for it; checks it, and the committed one, are of `size`. */
+async function shoot(file: string, take: (at: string) => Promise<unknown>, size: (wh: [number, number]) => void): Promise<void> {
+  const at = await target(file);
+  await take(at);
+  size(await pngSize(at));
+  size(await pngSize(path.join(PROJECT_ROOT, file)));
+}
 
 const browser = await launchBrowser();
 const svc = await startTestService();
 const tenant = await createTenant(svc, { email: 'reviewer@example.com', plan: 'enterprise' });
 const agent = await agentWithInbox(svc, tenant, { display_name: 'Sales Bot' });
 
-test(`a signed-in review queue with drafts waiting is captured to ${SCREENSHOT}, which the README shows`, async () => {
+test(`a signed-in review queue with drafts waiting, a review with its conversation, the queue at phone width and in dark mode are captured to docs/, which the README shows`, async () => {
   const drafts = [
     { to: 'dana@acme.example', subject: 'Demo on Tuesday at 10', intent: { summary: 'Confirm the Tuesday demo with Dana at Acme' } },
     { to: 'li@globex.example', subject: 'Your trial ends Friday', intent: { summary: 'Remind Li that the trial ends and offer a call', meta: { urgency: 'high' } } },
@@ -43,31 +82,48 @@ test(`a signed-in review queue with drafts waiting is captured to ${SCREENSHOT},
   await page.getByRole('heading', { name: 'Review queue' }).waitFor();
   for (const d of drafts) await page.getByRole('button', { name: d.subject }).waitFor();
 
-  const file = path.join(PROJECT_ROOT, SCREENSHOT);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file });
+  await shoot(SCREENSHOT, (at) => page.screenshot({ path: at }), (wh) => assert.deepEqual(wh, [VIEWPORT.width, VIEWPORT.height]));
   assert.deepEqual(log.errors, []);
-
-  // A PNG of the viewport's size (its IHDR chunk holds width and height).
-  const png = await fs.readFile(file);
-  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [VIEWPORT.width, VIEWPORT.height]);
 
   // The first draft's machine: where it is, how it got there.
   await page.getByRole('button', { name: drafts[0]!.subject }).click();
   await page.getByRole('button', { name: 'Show the machine' }).click();
   const machine = page.getByRole('region', { name: /Machine: review, now in_review/ });
   await machine.getByRole('img').waitFor();
-  await machine.screenshot({ path: path.join(PROJECT_ROOT, MACHINE_SCREENSHOT) });
-  const shot = await fs.readFile(path.join(PROJECT_ROOT, MACHINE_SCREENSHOT));
-  assert.equal(shot.subarray(1, 4).toString(), 'PNG');
+  await shoot(MACHINE_SCREENSHOT, (at) => machine.screenshot({ path: at }), ([w]) => assert.ok(w > 0 && w <= VIEWPORT.width));
   assert.deepEqual(log.errors, []);
+
+  // The same draft with a conversation: the reviewer asked, the agent answered.
+  assert.equal((await agent.decide(ids[0]!, { action: 'chat', message: 'Is Dana expecting the whole team, or just her?' })).status, 200);
+  assert.equal((await svc.api.post(`/v1/reviews/${ids[0]}/chat`, { message: 'Dana asked for the whole procurement team; five people.' }, agent.key)).status, 200);
+  await page.reload();
+  await page.getByRole('button', { name: drafts[0]!.subject }).click();
+  await page.getByText('Dana asked for the whole procurement team; five people.').first().waitFor();
+  await shoot(REVIEW_SCREENSHOT, (at) => page.screenshot({ path: at, fullPage: true }), ([w, h]) => assert.ok(w === VIEWPORT.width && h >= VIEWPORT.height));
+  assert.deepEqual(log.errors, []);
+
+  // A phone's width, and dark mode: the queue as each shows it.
+  for (const [file, options] of [
+    [PHONE_SCREENSHOT, { viewport: PHONE, deviceScaleFactor: 1, isMobile: true, colorScheme: 'light' }],
+    [DARK_SCREENSHOT, { viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'dark' }],
+  ] as const) {
+    const other = await browser.newContext({ ...options, locale: 'en-US', timezoneId: 'UTC' });
+    other.setDefaultTimeout(10_000);
+    const opened = await openPage(other);
+    const again = await createSignInLink(svc.services.db, svc.services.identity, { email: tenant.email, baseUrl: svc.url, now: new Date() });
+    await opened.page.goto(again.url);
+    await opened.page.getByRole('heading', { name: 'Review queue' }).waitFor();
+    for (const d of drafts) await opened.page.getByRole('button', { name: d.subject }).waitFor();
+    await shoot(file, (at) => opened.page.screenshot({ path: at }), (wh) => assert.deepEqual(wh, [options.viewport.width, options.viewport.height]));
+    assert.deepEqual(opened.log.errors, []);
+    await other.close();
+  }
 
   const readme = await fs.readFile(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf('\n## Console\n');
   assert.ok(start >= 0, 'the README has a Console section');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
-  for (const picture of [SCREENSHOT, MACHINE_SCREENSHOT]) {
+  for (const picture of [SCREENSHOT, MACHINE_SCREENSHOT, REVIEW_SCREENSHOT, PHONE_SCREENSHOT, DARK_SCREENSHOT]) {
     assert.match(section, new RegExp(`!\\[[^\\]]+\\]\\(${picture.replace('.', '\\.')}\\)`), `the Console section shows ${picture}`);
   }
 });

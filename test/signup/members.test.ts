@@ -190,3 +190,62 @@ test('the relay down: the invitation stands with mailed false, and its token wor
   assert.equal(r.body.mailed, false);
   assert.equal((await accept(r.body.token, await token(email))).status, 200);
 });
+
+test('a resend mints a fresh token and mails it: the old token stops working, an expired invitation lives again, an accepted or revoked one is 409', async () => {
+  const t = await createTenant(svc);
+  const email = newEmail();
+  const first = await invite(t, { email, expires_in_hours: 1 });
+  await db.query("UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1", [first.body.id]);
+  const resend = (id: string, as = t.consoleToken) => svc.api.post(`/v1/admin/orgs/${t.orgId}/invitations/${id}/resend`, undefined, as);
+  const r = await resend(first.body.id);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.id, first.body.id, 'the same invitation');
+  assert.equal(r.body.status, 'pending');
+  assert.equal(r.body.mailed, true);
+  assert.notEqual(r.body.token, first.body.token);
+  const days = (Date.parse(r.body.expires_at) - Date.now()) / 86_400_000;
+  assert.ok(days > 6.9 && days <= 7, `expires in 7 days again, got ${days}`);
+  const mails = await waitFor(() => {
+    const to = relay.received.filter((m) => m.to.includes(email));
+    return to.length === 2 ? to : null;
+  }, 'the second invitation mail');
+  assert.ok(mails[1]!.mail.text?.includes(r.body.token), 'the new mail carries the new token');
+
+  const invitee = await token(email);
+  assert.equal((await accept(first.body.token, invitee)).status, 404, 'the old token no longer works');
+  assert.equal((await accept(r.body.token, invitee)).status, 200);
+  const done = await resend(first.body.id);
+  assert.equal(done.status, 409);
+  assert.equal(done.body.error, 'conflict');
+  assert.match(done.body.message, /accepted/);
+
+  const revoked = await invite(t, { email: newEmail() });
+  await svc.api.del(`/v1/admin/orgs/${t.orgId}/invitations/${revoked.body.id}`, t.consoleToken);
+  const again = await resend(revoked.body.id);
+  assert.equal(again.status, 409);
+  assert.match(again.body.message, /revoked/);
+  assert.equal((await resend('inv_nosuch')).status, 404);
+  const stranger = await createTenant(svc);
+  const foreign = await invite(stranger, { email: newEmail() });
+  assert.equal((await resend(foreign.body.id)).status, 404, 'another org\'s invitation is not found here');
+});
+
+test('only an owner resends an invitation to the owner role; a member may not resend at all', async () => {
+  const t = await createTenant(svc);
+  const adminEmail = newEmail();
+  const a = await invite(t, { email: adminEmail, role: 'admin' });
+  const admin = await token(adminEmail);
+  await accept(a.body.token, admin);
+  const owner = await invite(t, { email: newEmail(), role: 'owner' });
+  const url = `/v1/admin/orgs/${t.orgId}/invitations/${owner.body.id}/resend`;
+  assert.equal((await svc.api.post(url, undefined, admin)).status, 403);
+  const stored = await db.query('SELECT token_hash FROM invitations WHERE id = $1', [owner.body.id]);
+  const memberEmail = newEmail();
+  const m = await invite(t, { email: memberEmail, role: 'member' });
+  const member = await token(memberEmail);
+  await accept(m.body.token, member);
+  const pending = await invite(t, { email: newEmail() });
+  assert.equal((await svc.api.post(`/v1/admin/orgs/${t.orgId}/invitations/${pending.body.id}/resend`, undefined, member)).status, 403);
+  assert.deepEqual((await db.query('SELECT token_hash FROM invitations WHERE id = $1', [owner.body.id])).rows, stored.rows, 'the refused resend changed nothing');
+  assert.equal((await svc.api.post(url, undefined, t.consoleToken)).status, 200);
+});

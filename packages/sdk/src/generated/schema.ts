@@ -259,6 +259,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/invitations/{invitation_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invitation again with a fresh token, shown once and mailed (owners and admins).
+         * @description Only the token's digest is stored, so a resend mints a new token for the same invitation:
+         *     the previous token stops working, the expiry starts again at 168 hours (7 days), and the
+         *     mail goes out as on creation (`mailed` says whether the route took it). A pending or expired
+         *     invitation can be resent; an accepted or revoked one is `409` (`error: conflict`, the
+         *     message naming which). Only an owner may resend an invitation to the owner role (`403`).
+         */
+        post: operations["adminResendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/invitations/accept": {
         parameters: {
             query?: never;
@@ -5805,6 +5832,33 @@ export interface operations {
             401: components["responses"]["Legacy"];
             403: components["responses"]["Legacy"];
             404: components["responses"]["Legacy"];
+        };
+    };
+    adminResendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreated"];
+                };
+            };
+            401: components["responses"]["Legacy"];
+            403: components["responses"]["Legacy"];
+            404: components["responses"]["Legacy"];
+            409: components["responses"]["Legacy"];
         };
     };
     adminAcceptInvitation: {
