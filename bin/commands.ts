@@ -2,6 +2,7 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { mcpHttpHandler, runStdio } from '@agent-inbox/mcp';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { createSignInLink } from '../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
@@ -109,6 +110,7 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       const out = await withDatabase(config, async (db) => {
         const { org, project } = await createOrgWithOwner(db, { name: values.name ?? 'My org', owner_email: email, plan_tier: plan });
         const { raw } = await issueEnrollmentToken(db, {
+          issuer: ORG_OWNER,
           org_id: org.id,
           project_id: project.id,
           label: 'bootstrap',

@@ -3763,7 +3763,28 @@ export interface components {
             error: "quota_exceeded";
             message: string;
         };
-        /** @enum {string} */
+        /**
+         * @description An agent permission. A console member mints a key (or an enrollment token) holding it only when the
+         *     member's role may do the same act on the console; beyond that the request is `403` (`error: forbidden`) naming
+         *     each permission. An org-ceiling key needs `org_admin` (an owner or admin of the whole org, not of
+         *     one project) and counts that org-wide role for its permissions. The role each permission needs (`x-granted-by`):
+         *     - `mailbox:create`: `write` (owner, admin, member), as for `adminCreateInbox`
+         *     - `mailbox:read`: `read` (owner, admin, member, viewer), as for `adminListMessages`
+         *     - `mailbox:send`: `write` (owner, admin, member), as for `adminDecideReview`
+         *     - `mailbox:delete`: `admin` (owner, admin), as for `adminDeleteInbox`
+         *     - `mailbox:credentials`: `admin` (owner, admin): exported IMAP and SMTP credentials read and send as the inbox outside every key, like the inbox settings only an admin changes
+         *     - `mailbox:quota`: `admin` (owner, admin), as for `adminUpdateInbox`
+         *     - `webhook:write`: `write` (owner, admin, member), as for `adminRegisterWebhook`
+         *     - `domain:manage`: `write` (owner, admin, member), as for `adminCreateDomain`
+         *     - `commerce:request`: `write` (owner, admin, member): a request only, approved by a billing role; the contract gives it to members
+         *     - `review:act`: `write` (owner, admin, member), as for `adminDecideReview`
+         *     - `signup:verify`: nobody: held by temporary sign-up keys only
+         *     - `domain:purchase`: `write` (owner, admin, member): the legacy form of commerce:request
+         *     - `support:submit`: `write` (owner, admin, member): filing feedback writes a record, as members do
+         *     - `support:read`: `read` (owner, admin, member, viewer), as for `adminListSupportCases`
+         *     - `support:write`: `write` (owner, admin, member): replying on the project's cases writes, as members do
+         * @enum {string}
+         */
         Permission: "mailbox:create" | "mailbox:read" | "mailbox:send" | "mailbox:delete" | "mailbox:credentials" | "mailbox:quota" | "webhook:write" | "domain:manage" | "commerce:request" | "review:act" | "signup:verify" | "domain:purchase" | "support:submit" | "support:read" | "support:write";
         ClaimableSignup: {
             signup_id: string;
