@@ -956,9 +956,14 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key for an existing active agent; the raw key is shown once.
-         * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, owner
-         *     or admin only) or `inbox` (`pk_agent_inbox_`, needs `inbox_id` of an inbox of this agent).
-         *     `permissions` defaults to the non-privileged set. The ceiling cannot be widened later.
+         * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, an
+         *     owner or admin of the whole org only; a project's admin is refused) or `inbox` (`pk_agent_inbox_`,
+         *     needs `inbox_id` of an inbox of this agent). `permissions` defaults to the non-privileged set.
+         *     The ceiling cannot be widened later. A key never carries more than its minter may do: each
+         *     permission needs the console role that `Permission` lists for it (`x-granted-by`; a `member`
+         *     may not grant `mailbox:delete`, `mailbox:quota` or `mailbox:credentials`), counted in this
+         *     project, or org-wide for an org key; beyond that it is `403` (`error: forbidden`) naming each
+         *     permission, and no key is made.
          *     An agent holds at most 20 working (unrevoked, unexpired) keys; issuing past that is 409
          *     (`error: conflict`) until one is revoked.
          */
@@ -1004,7 +1009,13 @@ export interface paths {
         /** Enrollment tokens of the project, without secrets. */
         get: operations["adminListEnrollmentTokens"];
         put?: never;
-        /** Issue an enrollment token; the raw token is shown once. */
+        /**
+         * Issue an enrollment token; the raw token is shown once.
+         * @description Its redemptions mint project keys holding `scopes` (the non-privileged set when omitted), so
+         *     it is minted as a project key would be: each scope needs the console role that `Permission`
+         *     lists for it (`x-granted-by`), counted in this project; beyond that it is `403` (`error:
+         *     forbidden`) naming each scope, and no token is made.
+         */
         post: operations["adminIssueEnrollmentToken"];
         delete?: never;
         options?: never;
