@@ -121,7 +121,7 @@ export function mintRefusals(minter: Minter, ceiling: KeyCeiling, permissions: r
   const ceilingNeed = CEILING_GRANTS[ceiling];
   const counted = ceilingNeed === 'org_admin' ? minter.org_role : minter.role;
   if (counted === null || !roleAllows(counted, ceilingNeed)) {
-    out.push({ field: 'ceiling', code: 'exceeds_role', detail: `an ${ceiling}-ceiling key needs ${ceilingNeed} (${ALLOWED[ceilingNeed].join(', ')})` });
+    out.push({ field: 'ceiling', code: 'exceeds_role', detail: `a key at the ${ceiling} ceiling needs ${ceilingNeed} (${ALLOWED[ceilingNeed].join(', ')})` });
   }
   for (const p of permissions) {
     const need = (PERMISSION_GRANTS as Record<string, { need: ConsoleNeed | null }>)[p]?.need ?? null;

@@ -1,7 +1,7 @@
 // A key or an enrollment token never grants more than its minter's role may do on the console:
 // every permission, minted by every role (org-wide and project-scoped), at the project and the org
 // ceiling, is refused exactly when the served document says the role may not grant it, and a
-// refusal stores nothing.
+// refusal stores nothing. Invitations, which mint roles, never hand out more than the inviter may.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CONSOLE_OPERATIONS } from '../../machines/policy/console-operations.ts';
@@ -81,7 +81,7 @@ test('agent keys: every permission x every role x project and org ceiling is ref
         if (r.status === 201) made.get(agent.id)!.push({ id: r.body.id, permissions: r.body.permissions });
         if (r.status === 403 && list && m.role !== 'viewer' && m.role !== 'billing') {
           assert.equal(r.body.error, 'forbidden');
-          assert.ok(r.body.message.includes(ceiling === 'org' ? 'org-ceiling' : label), r.body.message);
+          assert.ok(r.body.message.includes(ceiling === 'org' ? 'org ceiling' : label), r.body.message);
         }
       });
     }
@@ -144,4 +144,35 @@ test('an enrollment token has no ceiling to choose: it always mints project keys
   const r = await svc.api.post(`${A}/enrollment-tokens`, { ceiling: 'org' }, tenant.consoleToken);
   assert.equal(r.status, 400);
   assert.match(r.body.message, /ceiling/);
+});
+
+test('invitations: every role x every invited role is refused exactly when the inviter may not hand that role out, and a refusal makes no invitation', async () => {
+  // An org whose plan has room for every invitation.
+  const org = await createTenant(svc, { plan: 'enterprise' });
+  const inviters: Minter[] = [];
+  for (const role of ROLES) {
+    for (const orgWide of [true, false]) {
+      const email = `inviter-${role}-${orgWide ? 'org' : 'project'}-${randomToken(6)}@example.com`;
+      const user = await upsertUser(svc.services.db, `usr_${randomToken(10)}`, email);
+      await insertMembership(svc.services.db, { org_id: org.orgId, user_id: user.id, project_id: orgWide ? null : org.projectId, role });
+      inviters.push({ name: `${orgWide ? 'org' : 'project'}-${role}`, token: await svc.services.identity.mint!(email), role, orgWide });
+    }
+  }
+  const admitted: string[] = opById('adminCreateInvitation')['x-console-roles'];
+  const mismatches: string[] = [];
+  let made = 0;
+  for (const m of inviters) {
+    // On an org's path a project-only member counts as a viewer; only an owner hands out ownership.
+    const counted = m.orgWide ? m.role : 'viewer';
+    for (const role of ROLES) {
+      const r = await svc.api.post(`/v1/admin/orgs/${org.orgId}/invitations`, { email: `to-${randomToken(6)}@example.com`, role }, m.token);
+      const want = admitted.includes(counted) && (role !== 'owner' || counted === 'owner') ? 201 : 403;
+      if (r.status !== want) mismatches.push(`${m.name} inviting an ${role}: ${r.status}, expected ${want}`);
+      if (r.status === 201) made += 1;
+    }
+  }
+  assert.deepEqual(mismatches, []);
+  const listed = (await svc.api.get(`/v1/admin/orgs/${org.orgId}/invitations`, org.consoleToken)).body;
+  assert.equal((listed.items ?? listed.data).length, made);
+  assert.equal(made, 5 + 4);
 });
