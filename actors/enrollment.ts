@@ -1,5 +1,6 @@
 // Enrollment tokens: issued on the console plane, redeemed by an agent for a project key.
 import { MAX_LIVE_KEYS_PER_AGENT, canHoldAnotherKey } from '../machines/policy/agent-keys.ts';
+import { assertMayMint, type Minter } from '../machines/policy/console-roles.ts';
 import { DEFAULT_PERMISSIONS } from '../machines/policy/permissions.ts';
 import { decideRate } from '../machines/policy/rate-limit.ts';
 import { upsertAgentByHandle, type Agent } from '../storage/agents.ts';
@@ -32,11 +33,13 @@ export type TokenRequest = {
 
 export async function issueEnrollmentToken(
   pool: Pool,
-  input: TokenRequest & { org_id: string; project_id: string; created_by: string; now: Date },
+  input: TokenRequest & { org_id: string; project_id: string; created_by: string; issuer: Minter; now: Date },
 ): Promise<{ row: EnrollmentTokenRow; raw: string }> {
   if (input.scopes?.includes('signup:verify')) {
     throw badRequest('scopes', 'signup:verify belongs to temporary sign-up keys only.', 'not_allowed');
   }
+  // Its redemptions mint project keys with these scopes (or the defaults), so it is minted as one.
+  assertMayMint(input.issuer, 'project', input.scopes ?? DEFAULT_PERMISSIONS);
   // A token issued without a cap takes the org's `default_mailbox_cap` setting.
   const org = await findOrg(pool, input.org_id);
   const defaultCap = (org?.settings as StoredSettings | undefined)?.default_mailbox_cap ?? null;

@@ -6,7 +6,7 @@ import { insertApiKey, lockLiveKeyCount, revokeApiKey, type ApiKeyRow, type Ceil
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findInbox } from '../storage/inboxes.ts';
-import type { Role } from '../machines/policy/console-roles.ts';
+import { assertMayMint, type Minter } from '../machines/policy/console-roles.ts';
 import { insertMembership, insertOrg, insertProject, upsertUser, type Org, type Project } from '../storage/tenancy.ts';
 import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import { mintAgentKey } from './credentials.ts';
@@ -55,16 +55,13 @@ export async function issueAgentKey(
     inbox_id?: string;
     permissions?: string[];
     expires_in_hours?: number;
-    issuer_role: Role;
+    issuer: Minter;
     now: Date;
   },
 ): Promise<IssuedKey> {
   const agent = await findAgent(pool, input.org_id, input.project_id, input.agent_id);
   if (!agent) throw notFound('agent');
   if (agent.status !== 'active') throw badRequest('agent_id', 'Keys are issued only for active agents.', 'inactive');
-  if (input.ceiling === 'org' && !['owner', 'admin'].includes(input.issuer_role)) {
-    throw new Problem('forbidden_scope', { detail: 'Only an org owner or admin may issue an org-ceiling key.' });
-  }
   if (input.ceiling === 'inbox') {
     if (!input.inbox_id) throw badRequest('inbox_id', 'inbox_id is required for an inbox-ceiling key.', 'required');
     const inbox = await findInbox(pool, input.org_id, input.project_id, input.inbox_id);
@@ -76,6 +73,7 @@ export async function issueAgentKey(
   if (permissions.includes('signup:verify')) {
     throw badRequest('permissions', 'signup:verify belongs to temporary sign-up keys only.', 'not_allowed');
   }
+  assertMayMint(input.issuer, input.ceiling, permissions);
   const minted = mintAgentKey(input.ceiling);
   return withTransaction(pool, async (tx) => {
     if (!canHoldAnotherKey(await lockLiveKeyCount(tx, agent.org_id, agent.id, input.now))) throw keyLimitReached(agent.handle, 'agent_id');

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
@@ -95,7 +96,7 @@ export async function run(argv: string[]): Promise<void> {
   };
 
   const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
-  const token = await issueEnrollmentToken(svc.services.db, { org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
+  const token = await issueEnrollmentToken(svc.services.db, { issuer: ORG_OWNER, org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
   const { agent_key: key } = await post('/v1/enroll', { token: token.raw, agent_handle: 'bench-agent' });
   const inbox = await post('/v1/inboxes', { username: 'bench' }, key);
 

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import dns2 from 'dns2';
 import pg from 'pg';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { createInbox } from '../actors/inboxes.ts';
 import { createAgent, createOrgWithOwner, issueAgentKey } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
@@ -203,7 +204,7 @@ async function freshDatabase(): Promise<{ url: string; pidFile: string | null; d
 async function setUp(db: Pool, domain: string) {
   const { org, project } = await createOrgWithOwner(db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
   const agent = await createAgent(db, { org_id: org.id, project_id: project.id, handle: 'bench' });
-  const { raw } = await issueAgentKey(db, { org_id: org.id, project_id: project.id, agent_id: agent.id, ceiling: 'project', issuer_role: 'owner', now: new Date() });
+  const { raw } = await issueAgentKey(db, { org_id: org.id, project_id: project.id, agent_id: agent.id, ceiling: 'project', issuer: ORG_OWNER, now: new Date() });
   return {
     orgId: org.id,
     key: raw,

@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
@@ -108,7 +109,7 @@ export async function run(argv: string[]): Promise<void> {
     const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
     const consoleToken = await svc.services.identity.mint!('bench@example.com');
     const A = `/v1/admin/orgs/${org.id}/projects/${project.id}`;
-    const token = await issueEnrollmentToken(svc.services.db, { org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
+    const token = await issueEnrollmentToken(svc.services.db, { issuer: ORG_OWNER, org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
     let n = 0;
     const enroll = async () => (await call('POST', '/v1/enroll', { token: token.raw, agent_handle: `bench-${n++}` }, '')) as { agent_key: string; agent_id: string };
     const composer = await enroll();

@@ -6,6 +6,7 @@
 //    live draft in its own transaction. Target: < 2 s at 10,000 drafts, a bounded number of statements.
 // Everything runs in this process on one PostgreSQL (DATABASE_URL, or an embedded one in a temp folder).
 import { parseArgs } from 'node:util';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createRule, rulesFor } from '../actors/rules.ts';
 import { prepareSend, submitSend } from '../actors/send.ts';
@@ -47,7 +48,7 @@ export async function run(argv: string[]): Promise<void> {
     const { org, project } = await createOrgWithOwner(s.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
     const consoleToken = await s.identity.mint!('bench@example.com');
     const A = `/v1/admin/orgs/${org.id}/projects/${project.id}`;
-    const token = await issueEnrollmentToken(s.db, { org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
+    const token = await issueEnrollmentToken(s.db, { issuer: ORG_OWNER, org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
     const enroll = async (handle: string) => {
       const res = await fetch(`${base}/v1/enroll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: token.raw, agent_handle: handle }) });
       return (await res.json()) as { agent_key: string; agent_id: string };

@@ -1,6 +1,7 @@
 // The commands of bin/agent-inbox.ts: run the service (all roles, or one), and the operator's tools.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { createSignInLink } from '../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
@@ -108,6 +109,7 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       const out = await withDatabase(config, async (db) => {
         const { org, project } = await createOrgWithOwner(db, { name: values.name ?? 'My org', owner_email: email, plan_tier: plan });
         const { raw } = await issueEnrollmentToken(db, {
+          issuer: ORG_OWNER,
           org_id: org.id,
           project_id: project.id,
           label: 'bootstrap',

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
@@ -143,7 +144,7 @@ export async function setUpAgent(svc: { api: Client }, databaseUrl: string, data
   let projectId: string;
   try {
     const { org, project } = await createOrgWithOwner(db, { name: 'Drill org', owner_email: email, plan_tier: 'enterprise' });
-    ({ raw: enrollment } = await issueEnrollmentToken(db, { org_id: org.id, project_id: project.id, reusable: true, created_by: email, now: new Date() }));
+    ({ raw: enrollment } = await issueEnrollmentToken(db, { issuer: ORG_OWNER, org_id: org.id, project_id: project.id, reusable: true, created_by: email, now: new Date() }));
     orgId = org.id;
     projectId = project.id;
   } finally {

@@ -1,7 +1,7 @@
 // Authentication for both planes. The agent plane's tenant comes from the key alone; the
 // console plane's authority from the caller's membership in the org and project of the path.
 import { canonicalAgentKey, ceilingOfPresented, parseAgentKey } from '../actors/credentials.ts';
-import { effectiveRole, roleAllows, type ConsoleNeed, type Role } from '../machines/policy/console-roles.ts';
+import { effectiveRole, orgWideRole, roleAllows, type ConsoleNeed, type Role } from '../machines/policy/console-roles.ts';
 import { grantsAny } from '../machines/policy/permissions.ts';
 import { findApiKeyForAuth, type Ceiling } from '../storage/api-keys.ts';
 import type { Executor } from '../storage/db.ts';
@@ -26,7 +26,14 @@ export type AgentAuth = {
   spent?: { revoked: boolean; expired: boolean };
 };
 
-export type ConsoleAuth = ConsoleIdentity & { org_id: string | null; project_id: string | null; role: Role | null };
+export type ConsoleAuth = ConsoleIdentity & {
+  org_id: string | null;
+  project_id: string | null;
+  /** The role that applies to the path's project (or org). */
+  role: Role | null;
+  /** The role of the caller's membership of the whole org; null for a project-only member. */
+  org_role: Role | null;
+};
 
 const unauthorized = (detail: string) =>
   new Problem('unauthorized', { detail, headers: { 'WWW-Authenticate': 'Bearer realm="agent-inbox"' } });
@@ -124,7 +131,9 @@ export async function authenticateConsole(identity: IdentityProvider, header: st
 
 /**
  * The caller's role for the org and project of the path. An org or project the caller has no
- * membership in is 404, as if it did not exist; a role too weak for the operation is 403.
+ * membership in is 404, as if it did not exist; a role too weak for the operation is 403. The
+ * need comes from the one table of console operations (machines/policy/console-operations.ts);
+ * `org_admin` counts the org-wide membership only, `staff` the support staff list.
  */
 export async function authorizeConsole(
   db: Executor,
@@ -132,16 +141,23 @@ export async function authorizeConsole(
   orgId: string | null,
   projectId: string | null,
   need: ConsoleNeed,
+  staff: readonly string[] = [],
 ): Promise<ConsoleAuth> {
-  if (orgId === null) return { ...who, org_id: null, project_id: null, role: null };
+  if (need === 'staff' && !staff.includes(who.email.toLowerCase())) {
+    throw new Problem('forbidden_scope', { detail: 'Only support staff (SUPPORT_STAFF_EMAILS) may use the staff surface.' });
+  }
+  if (orgId === null) return { ...who, org_id: null, project_id: null, role: null, org_role: null };
   const memberships = await membershipsOf(db, who.email, orgId);
   const role = effectiveRole(memberships, projectId);
   if (role === null) throw new Problem('not_found', { detail: 'No such org or project.' });
   if (projectId !== null && !(await findProject(db, orgId, projectId))) {
     throw new Problem('not_found', { detail: 'No such org or project.' });
   }
-  if (!roleAllows(role, need)) {
-    throw new Problem('forbidden_scope', { detail: `The role ${role} may not do this; it needs ${need} access.` });
+  const org_role = orgWideRole(memberships);
+  const counted = need === 'org_admin' ? org_role : role;
+  if (counted === null || !roleAllows(counted, need)) {
+    const whose = need === 'org_admin' ? `The org-wide role ${counted ?? '(none, a project membership only)'}` : `The role ${role}`;
+    throw new Problem('forbidden_scope', { detail: `${whose} may not do this; it needs ${need} access.` });
   }
-  return { ...who, org_id: orgId, project_id: projectId, role };
+  return { ...who, org_id: orgId, project_id: projectId, role, org_role };
 }

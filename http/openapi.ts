@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { CONSOLE_OPERATIONS } from '../machines/policy/console-operations.ts';
+import { CEILING_GRANTS, PERMISSION_GRANTS, grantedBy, rolesAdmitted } from '../machines/policy/console-roles.ts';
+import { PERMISSIONS } from '../machines/policy/permissions.ts';
 import { ERROR_CODES } from '../machines/problems.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'openapi');
@@ -21,7 +24,7 @@ export type OperationSpec = {
   plane: Plane;
   /** Any one of these permissions admits an agent key; empty means any valid key. */
   permissions: string[];
-  /** Console role needed: `any` (signed in), `read`, `write`, `admin`, `billing`. */
+  /** Console need, from CONSOLE_OPERATIONS: `any`, `read`, `write`, `admin`, `org_admin`, `billing`, `staff`. */
   consoleRole: string | null;
   idempotent: boolean;
   maxBodyBytes: number;
@@ -64,7 +67,48 @@ export function mergeDocument(): Json {
   }
   // The closed `code` enum is the service's one error registry, so the document cannot drift from it.
   doc.components.schemas.Problem.properties.code.enum = Object.keys(ERROR_CODES);
+  renderConsoleRoles(doc);
+  renderPermissionGrants(doc);
   return doc;
+}
+
+/**
+ * Each console operation's need comes from the one table in code, written into the document as
+ * `x-console-role` (the need) and `x-console-roles` (the membership roles it admits). A console
+ * operation the table lacks, or one that states its own role, stops the load.
+ */
+function renderConsoleRoles(doc: Json): void {
+  for (const [p, item] of Object.entries(doc.paths as Json)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op || planeOf(op, doc) !== 'console') continue;
+      if (op['x-console-role'] !== undefined) throw new Error(`openapi: ${op.operationId} states x-console-role; it comes from machines/policy/console-operations.ts`);
+      const need = CONSOLE_OPERATIONS[op.operationId];
+      if (!need) throw new Error(`openapi: console operation ${op.operationId} (${method.toUpperCase()} ${p}) has no role in machines/policy/console-operations.ts`);
+      op['x-console-role'] = need;
+      op['x-console-roles'] = [...rolesAdmitted(need)];
+    }
+  }
+}
+
+/** The minting rule, per permission: who may put it in a key or an enrollment token. */
+function renderPermissionGrants(doc: Json): void {
+  const schema = doc.components.schemas.Permission;
+  schema.enum = [...PERMISSIONS];
+  const lines = PERMISSIONS.map((p) => {
+    const g = PERMISSION_GRANTS[p];
+    const who = g.need === null ? 'nobody' : `\`${g.need}\` (${grantedBy(p).join(', ')})`;
+    const same = g.console ? `, as for \`${g.console}\`` : g.why ? `: ${g.why}` : '';
+    return `- \`${p}\`: ${who}${same}`;
+  });
+  schema.description = [
+    'An agent permission. A console member mints a key (or an enrollment token) holding it only when the',
+    "member's role may do the same act on the console; beyond that the request is `403` (`error: forbidden`) naming",
+    `each permission. An org-ceiling key needs \`${CEILING_GRANTS.org}\` (an owner or admin of the whole org, not of`,
+    'one project) and counts that org-wide role for its permissions. The role each permission needs (`x-granted-by`):',
+    ...lines,
+  ].join('\n');
+  schema['x-granted-by'] = Object.fromEntries(PERMISSIONS.map((p) => [p, [...grantedBy(p)]]));
 }
 
 const pointerEscape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -101,7 +145,7 @@ export function operationsOf(doc: Json): OperationSpec[] {
         path: p,
         plane,
         permissions: xp === undefined ? [] : Array.isArray(xp) ? xp : [xp],
-        consoleRole: plane === 'console' ? (op['x-console-role'] ?? 'read') : null,
+        consoleRole: plane === 'console' ? op['x-console-role'] : null,
         idempotent: op['x-idempotent'] === true,
         maxBodyBytes: op['x-max-body-bytes'] ?? 1024 * 1024,
         envelope: op['x-error-envelope'] ?? (p.startsWith('/v1/admin/') || p === '/v1/admin' ? 'legacy' : 'problem'),

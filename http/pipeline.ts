@@ -65,7 +65,8 @@ function authenticate(op: OperationSpec, s: Services): Middleware {
         who,
         ctx.state.params.org_id ?? null,
         ctx.state.params.project_id ?? null,
-        (op.consoleRole ?? 'read') as ConsoleNeed,
+        op.consoleRole as ConsoleNeed,
+        s.config.supportStaffEmails,
       );
     }
     await next();

@@ -11,6 +11,8 @@ import { notFound } from '../../machines/problems.ts';
 import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../present/admin.ts';
 
 const tenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
+/** The caller as the minter of a key or token: its role in the path's project and its org-wide role. */
+const minter = (ctx: ApiContext) => ({ role: ctx.state.console!.role!, org_role: ctx.state.console!.org_role });
 
 export function adminRoutes(s: Services): RouteTable {
   return {
@@ -63,7 +65,7 @@ export function adminRoutes(s: Services): RouteTable {
         inbox_id: b.inbox_id,
         permissions: b.permissions,
         expires_in_hours: b.expires_in_hours,
-        issuer_role: ctx.state.console!.role!,
+        issuer: minter(ctx),
         now: s.now(),
       });
       ctx.status = 201;
@@ -79,6 +81,7 @@ export function adminRoutes(s: Services): RouteTable {
         ...ctx.state.body,
         ...tenant(ctx),
         created_by: ctx.state.console!.email,
+        issuer: minter(ctx),
         now: s.now(),
       });
       ctx.status = 201;

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
+import { ORG_OWNER } from '../../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createOrgWithOwner } from '../../actors/tenancy.ts';
 import { loadConfig, type Config } from '../../service/config.ts';
@@ -77,6 +78,7 @@ export async function createTenant(svc: TestService, opts: { email?: string; pla
   const email = opts.email ?? `owner-${randomToken(6)}@example.com`;
   const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Test org', owner_email: email, plan_tier: opts.plan ?? 'free' });
   const { raw } = await issueEnrollmentToken(svc.services.db, {
+    issuer: ORG_OWNER,
     org_id: org.id,
     project_id: project.id,
     reusable: true,

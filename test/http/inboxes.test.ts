@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ORG_OWNER } from '../../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
@@ -146,6 +147,7 @@ test('concurrent creations never pass the plan limit', async () => {
 test("an enrollment token's max_mailboxes is a lifetime allowance across its agents", async () => {
   const tenant = await createTenant(svc, { plan: 'startup' });
   const { raw, row } = await issueEnrollmentToken(db, {
+    issuer: ORG_OWNER,
     org_id: tenant.orgId,
     project_id: tenant.projectId,
     reusable: true,

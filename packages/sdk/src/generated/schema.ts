@@ -983,9 +983,14 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key for an existing active agent; the raw key is shown once.
-         * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, owner
-         *     or admin only) or `inbox` (`pk_agent_inbox_`, needs `inbox_id` of an inbox of this agent).
-         *     `permissions` defaults to the non-privileged set. The ceiling cannot be widened later.
+         * @description `ceiling` picks the key's reach: `project` (default, `pk_agent_`), `org` (`pk_agent_org_`, an
+         *     owner or admin of the whole org only; a project's admin is refused) or `inbox` (`pk_agent_inbox_`,
+         *     needs `inbox_id` of an inbox of this agent). `permissions` defaults to the non-privileged set.
+         *     The ceiling cannot be widened later. A key never carries more than its minter may do: each
+         *     permission needs the console role that `Permission` lists for it (`x-granted-by`; a `member`
+         *     may not grant `mailbox:delete`, `mailbox:quota` or `mailbox:credentials`), counted in this
+         *     project, or org-wide for an org key; beyond that it is `403` (`error: forbidden`) naming each
+         *     permission, and no key is made.
          *     An agent holds at most 20 working (unrevoked, unexpired) keys; issuing past that is 409
          *     (`error: conflict`) until one is revoked.
          */
@@ -1031,7 +1036,13 @@ export interface paths {
         /** Enrollment tokens of the project, without secrets. */
         get: operations["adminListEnrollmentTokens"];
         put?: never;
-        /** Issue an enrollment token; the raw token is shown once. */
+        /**
+         * Issue an enrollment token; the raw token is shown once.
+         * @description Its redemptions mint project keys holding `scopes` (the non-privileged set when omitted), so
+         *     it is minted as a project key would be: each scope needs the console role that `Permission`
+         *     lists for it (`x-granted-by`), counted in this project; beyond that it is `403` (`error:
+         *     forbidden`) naming each scope, and no token is made.
+         */
         post: operations["adminIssueEnrollmentToken"];
         delete?: never;
         options?: never;
@@ -3790,7 +3801,28 @@ export interface components {
             error: "quota_exceeded";
             message: string;
         };
-        /** @enum {string} */
+        /**
+         * @description An agent permission. A console member mints a key (or an enrollment token) holding it only when the
+         *     member's role may do the same act on the console; beyond that the request is `403` (`error: forbidden`) naming
+         *     each permission. An org-ceiling key needs `org_admin` (an owner or admin of the whole org, not of
+         *     one project) and counts that org-wide role for its permissions. The role each permission needs (`x-granted-by`):
+         *     - `mailbox:create`: `write` (owner, admin, member), as for `adminCreateInbox`
+         *     - `mailbox:read`: `read` (owner, admin, member, viewer), as for `adminListMessages`
+         *     - `mailbox:send`: `write` (owner, admin, member), as for `adminDecideReview`
+         *     - `mailbox:delete`: `admin` (owner, admin), as for `adminDeleteInbox`
+         *     - `mailbox:credentials`: `admin` (owner, admin): exported IMAP and SMTP credentials read and send as the inbox outside every key, like the inbox settings only an admin changes
+         *     - `mailbox:quota`: `admin` (owner, admin), as for `adminUpdateInbox`
+         *     - `webhook:write`: `write` (owner, admin, member), as for `adminRegisterWebhook`
+         *     - `domain:manage`: `write` (owner, admin, member), as for `adminCreateDomain`
+         *     - `commerce:request`: `write` (owner, admin, member): a request only, approved by a billing role; the contract gives it to members
+         *     - `review:act`: `write` (owner, admin, member), as for `adminDecideReview`
+         *     - `signup:verify`: nobody: held by temporary sign-up keys only
+         *     - `domain:purchase`: `write` (owner, admin, member): the legacy form of commerce:request
+         *     - `support:submit`: `write` (owner, admin, member): filing feedback writes a record, as members do
+         *     - `support:read`: `read` (owner, admin, member, viewer), as for `adminListSupportCases`
+         *     - `support:write`: `write` (owner, admin, member): replying on the project's cases writes, as members do
+         * @enum {string}
+         */
         Permission: "mailbox:create" | "mailbox:read" | "mailbox:send" | "mailbox:delete" | "mailbox:credentials" | "mailbox:quota" | "webhook:write" | "domain:manage" | "commerce:request" | "review:act" | "signup:verify" | "domain:purchase" | "support:submit" | "support:read" | "support:write";
         ClaimableSignup: {
             signup_id: string;
