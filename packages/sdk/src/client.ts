@@ -140,7 +140,8 @@ export class AgentInbox extends GeneratedMethods {
    * The durable review event queue: long-polls for pending events and yields them one by one,
    * oldest first. An event is acked when the loop body has handled it and asks for the next one,
    * so the queue never hands it out again. The event a loop `break`s (or throws) on is not acked:
-   * delivery is at least once, and it comes back on the next drain unless you ack it yourself.
+   * delivery is at least once, and it comes back on the next drain unless you ack it yourself
+   * (`ackReviewEvent(event)` before the `break`).
    * Aborting `signal` ends the loop.
    */
   async *reviewEvents(options: { signal?: AbortSignal | undefined; timeoutSeconds?: number | undefined } = {}): AsyncGenerator<ReviewEvent> {
