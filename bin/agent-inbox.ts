@@ -45,7 +45,7 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
       'reviews chat <review_id> --revision N --message M [--json]',
     ].join('\n'),
     about:
-      'the human review queue on the console plane, as the web console has it: AGENT_INBOX_CONSOLE_TOKEN (or --token) and AGENT_INBOX_URL (or --url, default PUBLIC_BASE_URL); --org and --project when the token reaches several projects. A decision is made on the revision given, as show prints it; a review that moved on answers 409, with its current revision, and exits 1',
+      'the human review queue on the console plane, as the web console has it: AGENT_INBOX_CONSOLE_TOKEN (or --token) and AGENT_INBOX_URL (or --url, default PUBLIC_BASE_URL); --project (and --org) when the token reaches several projects. A decision is made on the revision given, as show prints it; a review that moved on answers 409, with its current revision, and exits 1',
   },
   mcp: {
     usage: 'mcp --stdio\nmcp --http [--port P]',

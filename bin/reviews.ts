@@ -42,7 +42,7 @@ function consoleClient(baseUrl: string, token: string): Console {
   return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
 }
 
-/** The project the reviews live in: `--org`/`--project`, or the caller's only project. */
+/** The project the reviews live in: the one `--project` (and `--org`) names, or the caller's only one. */
 async function projectBase(api: Console, org: string | undefined, project: string | undefined): Promise<string> {
   if (org && project) return `/v1/admin/orgs/${encodeURIComponent(org)}/projects/${encodeURIComponent(project)}`;
   const me: { orgs: { id: string; projects: { id: string }[] }[] } = await api.get('/v1/admin/me');
@@ -51,7 +51,7 @@ async function projectBase(api: Console, org: string | undefined, project: strin
     .flatMap((o) => o.projects.filter((p) => !project || p.id === project).map((p) => ({ org: o.id, project: p.id })));
   if (choices.length === 1) return projectBase(api, choices[0]!.org, choices[0]!.project);
   if (choices.length === 0) throw new ConfigError('this console token reaches no such project; check --org and --project');
-  throw new ConfigError(`this console token reaches several projects; name one with --org and --project:\n${choices.map((c) => `  --org ${c.org} --project ${c.project}`).join('\n')}`);
+  throw new ConfigError(`this console token reaches several projects; name one with --project:\n${choices.map((c) => `  --project ${c.project}  (org ${c.org})`).join('\n')}`);
 }
 
 const who = (a: Address) => (a.name ? `${a.name} <${a.email}>` : a.email);

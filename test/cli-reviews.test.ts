@@ -130,3 +130,20 @@ test('a review outside the token\'s project is not found (exit 1), and a wrong t
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /\(401\)/);
 });
+
+// Last: it gives the tenant a second project, which the tests above do not expect.
+test('a token that reaches several projects is told to name one (exit 2, listing them); --project alone picks it', async () => {
+  const id = await queued('Second project');
+  const other = await svc.api.post(`/v1/admin/orgs/${tenant.orgId}/projects`, { name: 'Other' }, tenant.consoleToken);
+  assert.equal(other.status, 201, other.text);
+  const ambiguous = await cli(['list']);
+  assert.equal(ambiguous.code, 2);
+  assert.match(ambiguous.stderr, new RegExp(`--project ${tenant.projectId}\\b`));
+  assert.match(ambiguous.stderr, new RegExp(`--project ${other.body.id}\\b`));
+  const named = await cli(['list', '--project', tenant.projectId]);
+  assert.equal(named.code, 0, named.stderr);
+  assert.match(named.stdout, new RegExp(`^${id}\\s`, 'm'));
+  const elsewhere = await cli(['list', '--project', other.body.id]);
+  assert.equal(elsewhere.code, 0, elsewhere.stderr);
+  assert.equal(elsewhere.stdout, '');
+});
