@@ -3,7 +3,7 @@
 // the whole service) are imported only to run one, so --help and --version answer at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, PROJECT_ROOT } from '../service/config.ts';
+import { ConfigError, PROJECT_ROOT, loadConfig } from '../service/config.ts';
 
 // One entry per command: its usage line(s) and what it does, for `--help` and the command list.
 const COMMANDS: Record<string, { usage: string; about: string }> = {
@@ -34,6 +34,18 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   signup: {
     usage: 'signup --enable|--disable\nsignup --status',
     about: 'open or close self-signup for every process (SIGNUP_ENABLED is the default until set), or show it',
+  },
+  reviews: {
+    usage: [
+      'reviews list [--state S,S] [--inbox I] [--agent A] [--limit N] [--cursor C] [--json]',
+      'reviews show <review_id> [--json]',
+      'reviews approve <review_id> --revision N [--feedback F] [--json]',
+      'reviews reject <review_id> --revision N [--feedback F] [--json]',
+      'reviews edit <review_id> --revision N [--text T | --text-file F] [--subject S] [--feedback F] [--json]',
+      'reviews chat <review_id> --revision N --message M [--json]',
+    ].join('\n'),
+    about:
+      'the human review queue on the console plane, as the web console has it: AGENT_INBOX_CONSOLE_TOKEN (or --token) and AGENT_INBOX_URL (or --url, default PUBLIC_BASE_URL); --project (and --org) when the token reaches several projects. A decision is made on the revision given, as show prints it; a review that moved on answers 409, with its current revision, and exits 1',
   },
   mcp: {
     usage: 'mcp --stdio\nmcp --http [--port P]',
@@ -85,6 +97,11 @@ async function main(argv: string[]): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(commandHelp(command));
     return 0;
+  }
+  if (command === 'reviews') {
+    // An HTTP client of the running service: it needs none of the service's own modules.
+    const { runReviews } = await import('./reviews.ts');
+    return runReviews(rest, loadConfig());
   }
   const { runCommand } = await import('./commands.ts');
   return runCommand(command, rest);

@@ -42,10 +42,15 @@ async function send() {
 const queued = await send();
 console.log(`queued ${queued.review_id} ${queued.outcome}`);
 
-// 5. Follow the durable review event queue until the decision has played out.
+// 5. Follow the durable review event queue until the decision has played out. Each event is acked
+//    as the loop moves on; the one it stops on is acked before leaving, so a next run does not
+//    see it again.
 const FINAL = ['review.sent', 'review.rejected', 'review.cancelled', 'review.failed'];
 for await (const event of client.reviewEvents()) {
   if (event.review_id !== queued.review_id) continue;
   console.log(`event ${event.type}`);
-  if (FINAL.includes(event.type)) break;
+  if (FINAL.includes(event.type)) {
+    await client.ackReviewEvent(event);
+    break;
+  }
 }

@@ -106,7 +106,7 @@ after(() => fs.rm(elsewhere, { recursive: true, force: true }));
 /** The installed command (bin/agent-inbox.mjs), run from a folder outside the project. */
 const command = (args: string[], extraEnv: Record<string, string | undefined> = {}) =>
   run(process.execPath, [launcher, ...args], { cwd: elsewhere, env: { ...env, ...extraEnv } });
-const COMMAND_NAMES = ['start', 'bootstrap', 'console-token', 'snapshot', 'machines', 'outbox', 'reconcile', 'mcp', 'plan', 'signup'];
+const COMMAND_NAMES = ['start', 'bootstrap', 'console-token', 'snapshot', 'machines', 'outbox', 'reconcile', 'reviews', 'mcp', 'plan', 'signup'];
 const { version } = JSON.parse(await fs.readFile(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
 
 /** Runs the command expecting it to fail; its exit code and output. */

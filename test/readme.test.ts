@@ -164,13 +164,18 @@ async function driveFirstAgent(p: Running): Promise<void> {
   const queued = await waitFor(() => /^queued (rr_\S+)$/m.exec(p.out()) ?? (p.child.exitCode !== null && 'exited'), 'the sample queues its send', 60_000);
   assert.ok(Array.isArray(queued), `the sample ended early:\n${p.out()}\n${p.err()}`);
   const reviewId = queued[1]!;
+  const earlier = [...carried.reviews];
   carried.reviews.push(reviewId);
+  // The first run's send is approved and the second's rejected: the loop stops on either outcome.
+  const [action, outcome] = earlier.length === 0 ? ['approve', 'review.sent'] : ['reject', 'review.rejected'];
   await consoleDecide(carried.bootstrap!, reviewId, 'open');
-  await consoleDecide(carried.bootstrap!, reviewId, 'approve');
-  await waitFor(() => p.out().includes(`${reviewId} review.sent`) || p.child.exitCode !== null, 'the review loop sees review.sent', 60_000);
+  await consoleDecide(carried.bootstrap!, reviewId, action);
+  await waitFor(() => p.out().includes(`${reviewId} ${outcome}`) || p.child.exitCode !== null, `the review loop sees ${outcome}`, 60_000);
   await mailUntil(() => p.child.exitCode !== null, { to: address, subject: 'A later mail', text: 'Seen on the live stream.' }, 'the sample sees a live event and ends');
   await finished(p, 'first-agent.ts');
-  assert.match(p.out(), new RegExp(`^${reviewId} review\\.sent$`, 'm'));
+  assert.match(p.out(), new RegExp(`^${reviewId} ${outcome.replace('.', '\\.')}$`, 'm'));
+  // The first run acked what it read, the event it stopped on included: none of it comes back.
+  for (const id of earlier) assert.doesNotMatch(p.out(), new RegExp(id), `the second run sees none of the first run's events\n${p.out()}`);
   assert.match(p.out(), /^Verify your sign-up$/m, 'the paged listing prints the received subject');
   assert.match(p.out(), /^evt_\S+ /m, 'the live stream printed an event');
 }

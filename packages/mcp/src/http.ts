@@ -24,7 +24,7 @@ export function mcpHttpHandler(opts: McpHttpOptions) {
     if (req.method !== 'POST') return refuse(res, 405, 'This MCP endpoint is stateless: POST JSON-RPC messages.');
     const baseUrl = typeof opts.apiBaseUrl === 'function' ? opts.apiBaseUrl() : opts.apiBaseUrl;
     const server = createMcpServer(new AgentInbox({ baseUrl, apiKey: key, headers: MCP_HEADERS }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { mergeDocument, operationsOf, type OperationSpec } from '../../../http/openapi.ts';
 
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'generated');
@@ -86,12 +87,34 @@ function inputOf(doc: Record<string, any>, op: OperationSpec) {
   return { schema: { type: 'object', properties, ...(required.length ? { required } : {}) }, where };
 }
 
+/**
+ * `name?: T` becomes `name?: T | undefined` everywhere: under `exactOptionalPropertyTypes` a
+ * consumer may then pass `{ cursor: maybeCursor }` as well as leave the member out, which is what
+ * the wire does anyway (JSON and the query string drop an undefined member).
+ */
+function optionalAcceptsUndefined(nodes: ts.Node[]): ts.Node[] {
+  const f = ts.factory;
+  const widen: ts.TransformerFactory<ts.Node> = (ctx) => {
+    const visit = (node: ts.Node): ts.Node => {
+      const next = ts.visitEachChild(node, visit, ctx);
+      if (!ts.isPropertySignature(next) || !next.questionToken || !next.type) return next;
+      const undef = f.createKeywordTypeNode(ts.SyntaxKind.UndefinedKeyword);
+      const members = ts.isUnionTypeNode(next.type) ? next.type.types : [next.type];
+      // `never` says there is no such member (no query, no `put`): nothing to widen.
+      if (members.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword || t.kind === ts.SyntaxKind.NeverKeyword)) return next;
+      return f.updatePropertySignature(next, next.modifiers, next.name, next.questionToken, f.createUnionTypeNode([...members, undef]));
+    };
+    return (root) => ts.visitNode(root, visit)!;
+  };
+  return ts.transform(nodes, [widen]).transformed;
+}
+
 const MANIFEST_SHAPES = ['SendIntent', 'SendAccepted', 'ReviewState', 'ReviewAction', 'Review', 'ReviewFeedback', 'ReviewEventItem', 'ReviewEventList', 'ReviewCursor', 'Problem'];
 
 export async function generate(): Promise<Record<string, string>> {
   const doc = mergeDocument();
   const ops = sdkOperations(doc);
-  const schema = HEADER + astToString(await openapiTS(structuredClone(doc) as any));
+  const schema = HEADER + astToString(optionalAcceptsUndefined(await openapiTS(structuredClone(doc) as any)));
   const table = ops.map((op) => `  ${op.operationId}: { method: '${op.method.toUpperCase()}', path: '${op.path}' },`).join('\n');
   const operations = `${HEADER}\nexport const OPERATIONS = {\n${table}\n} as const;\n\nexport type OperationId = keyof typeof OPERATIONS;\n`;
   const methods = `${HEADER}import type * as T from '../types.ts';

@@ -7,9 +7,9 @@ import type { OperationId } from './generated/operations.ts';
 
 export type AutomaticFeedbackOptions = {
   /** The project to file in; default: the key's own (read once with whoami). */
-  projectId?: string;
+  projectId?: string | undefined;
   /** Seconds the org's reporting policy is trusted before it is read again. Default 300. */
-  policyTtlSeconds?: number;
+  policyTtlSeconds?: number | undefined;
 };
 
 /** What the reporter needs of the client: plain calls that go around the reporter itself. */

@@ -18,13 +18,31 @@ export type ReviewerWorkEvent = { id: string; work: ReviewerWork };
 /** One event of the durable review event queue (`review.sent`, `review.rejected`, ...). */
 export type ReviewEvent = components['schemas']['ReviewEventItem'];
 
+/** What `paginate` reads from a page: its items (under `data`, or `items`/`messages` where a list names them so) and the cursor. */
+export type PageShape = {
+  data?: readonly unknown[] | undefined;
+  items?: readonly unknown[] | undefined;
+  messages?: readonly unknown[] | undefined;
+  has_more?: boolean | undefined;
+  next_cursor?: string | null | undefined;
+};
+
+/** The item type of a cursor-paged list response. */
+export type PageItem<P> = P extends { data: readonly (infer I)[] }
+  ? I
+  : P extends { items: readonly (infer I)[] }
+    ? I
+    : P extends { messages: readonly (infer I)[] }
+      ? I
+      : unknown;
+
 export type ClientOptions = Omit<TransportOptions, 'baseUrl'> & {
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * File an unexpected 5xx as automatic support feedback, when the org opted in (read from the
    * reporting policy). The failed call still throws as it would have, and is never retried for it.
    */
-  automaticFeedback?: boolean | AutomaticFeedbackOptions;
+  automaticFeedback?: boolean | AutomaticFeedbackOptions | undefined;
 };
 
 /** The SDK's own version, sent as `client_versions.sdk` in automatic feedback. */
@@ -88,21 +106,21 @@ export class AgentInbox extends GeneratedMethods {
   }
 
   /**
-   * Every item of a cursor-paged list, fetching pages as the loop asks for them:
-   * `for await (const m of client.paginate((cursor) => client.listMessages(id, { cursor })))`.
+   * Every item of a cursor-paged list, fetching pages as the loop asks for them, typed as the
+   * list's items: `for await (const m of client.paginate((cursor) => client.listMessages(id, { cursor })))`.
    */
-  async *paginate<T = any>(page: (cursor: string | undefined) => Promise<any>): AsyncGenerator<T> {
+  async *paginate<P extends PageShape>(page: (cursor: string | undefined) => Promise<P>): AsyncGenerator<PageItem<P>> {
     let cursor: string | undefined;
     do {
-      const res = await page(cursor);
-      const items: T[] = res.items ?? res.data ?? res.messages ?? res.threads ?? res.reviews ?? [];
+      const res: PageShape = await page(cursor);
+      const items = (res.data ?? res.items ?? res.messages ?? []) as PageItem<P>[];
       for (const item of items) yield item;
       cursor = res.has_more ? (res.next_cursor ?? undefined) : undefined;
     } while (cursor);
   }
 
   /** The live event stream (SSE); resumes with Last-Event-ID after a dropped connection. */
-  events(options: StreamOptions & { types?: string[] } = {}): AsyncGenerator<StreamEvent> {
+  events(options: StreamOptions & { types?: string[] | undefined } = {}): AsyncGenerator<StreamEvent> {
     const { types, ...rest } = options;
     return readEventStream(this.transport, '/v1/events/stream', { ...rest, query: { ...rest.query, ...(types ? { types: types.join(',') } : {}) } });
   }
@@ -122,10 +140,11 @@ export class AgentInbox extends GeneratedMethods {
    * The durable review event queue: long-polls for pending events and yields them one by one,
    * oldest first. An event is acked when the loop body has handled it and asks for the next one,
    * so the queue never hands it out again. The event a loop `break`s (or throws) on is not acked:
-   * delivery is at least once, and it comes back on the next drain unless you ack it yourself.
+   * delivery is at least once, and it comes back on the next drain unless you ack it yourself
+   * (`ackReviewEvent(event)` before the `break`).
    * Aborting `signal` ends the loop.
    */
-  async *reviewEvents(options: { signal?: AbortSignal; timeoutSeconds?: number } = {}): AsyncGenerator<ReviewEvent> {
+  async *reviewEvents(options: { signal?: AbortSignal | undefined; timeoutSeconds?: number | undefined } = {}): AsyncGenerator<ReviewEvent> {
     while (!options.signal?.aborted) {
       let page: ResponseOf<'waitForReviewEvent'>;
       try {
@@ -139,11 +158,17 @@ export class AgentInbox extends GeneratedMethods {
       }
       for (const event of page.data) {
         yield event;
-        await this.transport.request('POST', '/v1/reviews/events/ack', {
-          // Not aborted with the loop: the event was handled, so its ack is finished either way.
-          body: { acks: [{ review_id: event.review_id, through_seq: event.seq }], broadcast_ids: [] },
-        });
+        // Not aborted with the loop: the event was handled, so its ack is finished either way.
+        await this.ackReviewEvent(event);
       }
     }
+  }
+
+  /**
+   * Acks one event of the review event queue (and the events of its review before it): the one a
+   * `reviewEvents()` loop stops on, so the next drain does not hand it out again.
+   */
+  async ackReviewEvent(event: Pick<ReviewEvent, 'review_id' | 'seq'>, options?: CallOptions): Promise<void> {
+    await this.ackReviewEvents({ acks: [{ review_id: event.review_id, through_seq: event.seq }] }, options);
   }
 }

@@ -1,7 +1,7 @@
 // One error type for every failure the service reports, carrying the problem+json (or the
 // legacy {error, message} envelope) so callers branch on `code` and recover from `errors[]`.
 
-export type FieldError = { field: string; code: string; detail?: string; [extra: string]: unknown };
+export type FieldError = { field: string; code: string; detail?: string | undefined; [extra: string]: unknown };
 
 /** The figures of a `quota_exceeded` refusal (counts are int64, within JavaScript's safe range). */
 export type QuotaFigures = {
@@ -20,10 +20,10 @@ export class AgentInboxError extends Error {
   readonly status: number;
   /** The contract's closed code enum when the body is problem+json; the legacy `error` otherwise. */
   readonly code: string;
-  readonly detail?: string;
+  readonly detail?: string | undefined;
   readonly errors: FieldError[];
-  readonly requestId?: string;
-  readonly retryAfterSeconds?: number;
+  readonly requestId?: string | undefined;
+  readonly retryAfterSeconds?: number | undefined;
   /** The whole parsed body, for members such as `sent_message_id` or quota figures. */
   readonly body: Record<string, unknown>;
 

@@ -5,11 +5,11 @@ import type { Transport } from './transport.ts';
 export type StreamEvent = { id: string; event: string; data: unknown };
 
 export type StreamOptions = {
-  query?: Record<string, unknown>;
-  lastEventId?: string;
-  signal?: AbortSignal;
+  query?: Record<string, unknown> | undefined;
+  lastEventId?: string | undefined;
+  signal?: AbortSignal | undefined;
   /** Delay before reconnecting after the connection ends or fails. Default 1,000 ms. */
-  reconnectMs?: number;
+  reconnectMs?: number | undefined;
 };
 
 export async function* readEventStream(transport: Transport, path: string, o: StreamOptions = {}): AsyncGenerator<StreamEvent> {

@@ -5,25 +5,25 @@ import { AgentInboxError, NetworkError } from './errors.ts';
 
 export type TransportOptions = {
   baseUrl: string;
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Retries after the first attempt. Default 3. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff base and cap in milliseconds. Defaults 250 and 10,000. */
-  backoffMs?: { base: number; max: number };
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-  headers?: Record<string, string>;
+  backoffMs?: { base: number; max: number } | undefined;
+  timeoutMs?: number | undefined;
+  fetch?: typeof fetch | undefined;
+  headers?: Record<string, string> | undefined;
 };
 
 export type RequestOptions = {
-  query?: Record<string, unknown>;
+  query?: Record<string, unknown> | undefined;
   body?: unknown;
-  idempotencyKey?: string;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+  idempotencyKey?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
   /** Response handling: parsed JSON (default), raw bytes, or the streaming Response itself. */
-  as?: 'json' | 'bytes' | 'response';
-  timeoutMs?: number;
+  as?: 'json' | 'bytes' | 'response' | undefined;
+  timeoutMs?: number | undefined;
 };
 
 const RETRYABLE_STATUS = (s: number) => s === 429 || s >= 500;
@@ -101,8 +101,8 @@ export class Transport {
       return await (this.opts.fetch ?? fetch)(this.url(path, o.query), {
         method,
         headers,
-        body,
-        signal: signals.length ? AbortSignal.any(signals) : undefined,
+        body: body ?? null,
+        signal: signals.length ? AbortSignal.any(signals) : null,
         redirect: 'error',
       });
     } catch (err) {

@@ -13,7 +13,7 @@ export type ResponseOf<Id extends keyof Ops> = Ops[Id] extends { responses: infe
 
 export type CallOptions = {
   /** Sent as `Idempotency-Key`; with it, a write may be retried safely. */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+  headers?: Record<string, string> | undefined;
 };

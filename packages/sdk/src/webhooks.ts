@@ -6,9 +6,9 @@
 
 export type VerifyOptions = {
   /** How far `t` may be from now, either way. Default 300 s. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The current time in unix seconds, for receivers with their own clock. Default: the system clock. */
-  now?: number;
+  now?: number | undefined;
 };
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' };

@@ -55,7 +55,7 @@ test('whoami and inboxes: create, get by id and by address, list with paging', a
   assert.equal((await client.getInbox(created[0]!.id)).id, created[0]!.id);
   assert.equal((await client.getInbox(created[1]!.address)).id, created[1]!.id);
   const seen: string[] = [];
-  for await (const inbox of client.paginate<any>((cursor) => client.listInboxes({ limit: 2, cursor }))) seen.push(inbox.id);
+  for await (const inbox of client.paginate((cursor) => client.listInboxes({ limit: 2, cursor }))) seen.push(inbox.id);
   for (const c of created) assert.ok(seen.includes(c.id));
   assert.equal(new Set(seen).size, seen.length, 'no inbox twice across pages');
 });

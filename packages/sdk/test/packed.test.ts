@@ -1,5 +1,6 @@
-// The SDK and MCP packages as a user gets them: `npm pack`ed, installed into a project outside
-// this repository, and used with plain `node` (no tsx) against a running service.
+// The SDK and MCP packages as a user gets them: packed by `npm run pack` (into the ignored
+// .local/pack), installed into a project outside this repository, compiled by a strict TypeScript
+// consumer and used with plain `node` (no tsx) against a running service.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -22,23 +23,33 @@ const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-packed-'));
 after(() => fs.rm(dir, { recursive: true, force: true }));
 const app = path.join(dir, 'app');
 
-test('both packages pack their JavaScript build with declarations, and no TypeScript sources', async () => {
-  const { stdout } = await run('npm', ['pack', '-w', '@agent-inbox/sdk', '-w', '@agent-inbox/mcp', '--pack-destination', dir, '--json'], { env: plainEnv });
+const PACK_DIR = path.resolve('.local/pack');
+
+test('npm run pack writes both packages into the ignored .local/pack: build, declarations, README and LICENSE, no TypeScript sources', async () => {
+  const { stdout } = await run('npm', ['run', 'pack', '--silent', '--', '--json'], { env: plainEnv });
   const packs: { name: string; filename: string; files: { path: string }[] }[] = JSON.parse(stdout.slice(stdout.indexOf('[')));
   assert.deepEqual(packs.map((p) => p.name), ['@agent-inbox/sdk', '@agent-inbox/mcp']);
   // The names the README tells users to install.
   assert.deepEqual(packs.map((p) => p.filename), ['agent-inbox-sdk-0.1.0-pre.6.tgz', 'agent-inbox-mcp-0.1.0-pre.6.tgz']);
+  const license = await fs.readFile('LICENSE', 'utf8');
   for (const p of packs) {
     const files = p.files.map((f) => f.path);
     assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), `${p.name}: ${files.join(', ')}`);
+    assert.ok(files.includes('README.md') && files.includes('LICENSE'), `${p.name} carries its README and LICENSE: ${files.join(', ')}`);
     assert.deepEqual(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), [], `${p.name} ships no .ts sources`);
-    assert.deepEqual(files.filter((f) => f !== 'package.json' && !/^dist\/.+\.(js|d\.ts)$/.test(f)), [], `${p.name} ships only its build`);
+    assert.deepEqual(files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f)), [], `${p.name} ships only its build`);
+    const tarball = path.join(PACK_DIR, p.filename);
+    await fs.access(tarball);
+    await assert.doesNotReject(run('git', ['check-ignore', '-q', path.relative(process.cwd(), tarball)]), `${p.filename} is git-ignored`);
+    // The package's LICENSE is the repository's, not a copy that drifted.
+    const dir = p.name === '@agent-inbox/sdk' ? 'packages/sdk' : 'packages/mcp';
+    assert.equal(await fs.readFile(path.join(dir, 'LICENSE'), 'utf8'), license, `${dir}/LICENSE`);
   }
   assert.ok(packs[1]!.files.some((f) => f.path === 'dist/bin.js'));
 
   await fs.mkdir(app);
   await fs.writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packs.map((p) => path.join(dir, p.filename))], { cwd: app, env: plainEnv });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packs.map((p) => path.join(PACK_DIR, p.filename))], { cwd: app, env: plainEnv });
 });
 
 test('plain node imports the installed SDK and calls the service with it', async () => {
@@ -59,22 +70,87 @@ console.log(JSON.stringify({ version: CONTRACT_VERSION, me: await client.whoami(
   assert.equal(stored.rows[0].n, 1);
 });
 
-test('the installed SDK\'s declarations type-check a TypeScript consumer', async () => {
-  await fs.writeFile(path.join(app, 'typed.ts'), `
-import { AgentInbox, AgentInboxError, type ReviewEvent } from '@agent-inbox/sdk';
-const client = new AgentInbox({ apiKey: 'pk_agent_x' });
-export async function first(inboxId: string): Promise<string | undefined> {
-  const inbox = await client.getInbox(inboxId);
-  for await (const event of client.reviewEvents()) { const e: ReviewEvent = event; return e.type + inbox.address; }
-  return undefined;
+// A consumer project at its strictest: the declarations themselves are checked too (no skipLibCheck).
+const STRICT = {
+  compilerOptions: {
+    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false,
+    module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true,
+    // Node's types from this checkout, as a consumer has them from its own @types/node.
+    typeRoots: [path.resolve('node_modules/@types')], types: ['node'],
+  },
+};
+const tsc = path.resolve('node_modules/typescript/bin/tsc');
+
+/** Compiles the files as one program; answers tsc's diagnostics, one a line ('' when none). */
+async function compile(files: Record<string, string>): Promise<string> {
+  for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(app, name), text);
+  await fs.writeFile(path.join(app, 'tsconfig.json'), JSON.stringify({ ...STRICT, files: Object.keys(files) }));
+  return run(process.execPath, [tsc, '-p', '.'], { cwd: app, env: plainEnv }).then(
+    () => '',
+    (err: { stdout: string; stderr: string }) => err.stdout + err.stderr,
+  );
 }
-export const isProblem = (e: unknown) => e instanceof AgentInboxError && e.code === 'intent_required';
-`);
-  const tsc = path.resolve('node_modules/typescript/bin/tsc');
-  await run(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'typed.ts'], { cwd: app, env: plainEnv });
-  // And a wrong use is caught, so the check above is a real one.
-  await fs.writeFile(path.join(app, 'wrong.ts'), `import { AgentInbox } from '@agent-inbox/sdk';\nawait new AgentInbox().createInbox({ display_name: 42 });\n`);
-  await assert.rejects(run(process.execPath, [tsc, '--noEmit', '--module', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'wrong.ts'], { cwd: app, env: plainEnv }), (err: { stdout: string }) => /wrong\.ts\(2,\d+\): error TS2322/.test(err.stdout));
+
+test('a strict TypeScript consumer (exactOptionalPropertyTypes, noUncheckedIndexedAccess) compiles against the installed SDK', async () => {
+  const consumer = `
+import { AgentInbox, AgentInboxError, type ReviewEvent } from '@agent-inbox/sdk';
+
+declare const maybeKey: string | undefined;
+declare const maybeCursor: string | undefined;
+declare const maybeText: string | undefined;
+
+// Optional members given as undefined are accepted, as if left out.
+const client = new AgentInbox({ baseUrl: 'http://127.0.0.1:8080', apiKey: maybeKey, timeoutMs: undefined, automaticFeedback: undefined });
+
+export async function run(inboxId: string): Promise<string[]> {
+  const seen: string[] = [];
+  const queued = await client.sendEmail(inboxId, { to: 'dana@example.com', subject: 'Hi', text: maybeText, cc: undefined, intent: { summary: 'Say hi' } }, { idempotencyKey: maybeKey, signal: undefined });
+  await client.listMessages(inboxId, { cursor: maybeCursor, limit: undefined, folder: undefined });
+  // paginate yields the list's items, typed.
+  for await (const message of client.paginate((cursor) => client.listMessages(inboxId, { cursor }))) {
+    const subject: string = message.subject;
+    const from: string | undefined = message.from?.email;
+    seen.push(subject, from ?? '');
+  }
+  for await (const inbox of client.paginate((cursor) => client.listInboxes({ cursor, limit: 2 }))) seen.push(inbox.address);
+  // The review event queue: the event the loop stops on is acked before it leaves.
+  for await (const event of client.reviewEvents({ timeoutSeconds: undefined, signal: undefined })) {
+    const e: ReviewEvent = event;
+    seen.push(\`\${e.review_id} \${e.type} r\${e.revision}\`);
+    if (e.review_id === queued.review_id && ['review.sent', 'review.rejected', 'review.cancelled', 'review.failed'].includes(e.type)) {
+      await client.ackReviewEvent(e);
+      break;
+    }
+  }
+  const { data } = await client.listInboxes();
+  const first = data[0];
+  if (first) seen.push(first.id);
+  return seen;
+}
+
+export const isProblem = (e: unknown): boolean => e instanceof AgentInboxError && e.code === 'intent_required' && e.requestId !== undefined;
+`;
+  // The SDK's own README sample compiles the same way.
+  const readme = await fs.readFile(path.join(app, 'node_modules/@agent-inbox/sdk/README.md'), 'utf8');
+  const sample = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(sample, 'the packed SDK README has a TypeScript sample');
+  // And wrong uses are caught, so the checks are real ones. One program for all three: tsc
+  // checking the declarations (no skipLibCheck) is the slow part, so it runs once.
+  const wrong = [
+    "import { AgentInbox } from '@agent-inbox/sdk';",
+    'const client = new AgentInbox();',
+    'await client.createInbox({ display_name: 42 });',
+    "for await (const m of client.paginate((cursor) => client.listMessages('inb_x', { cursor }))) { const n: number = m.subject; console.log(n); }",
+    'const { data } = await client.listInboxes(); console.log(data[0].id);',
+    'export {};',
+  ].join('\n');
+  const out = await compile({ 'strict.ts': consumer, 'readme-sample.ts': `${sample}\nexport {};\n`, 'wrong.ts': wrong });
+  const errors = out.split('\n').filter((l) => /error TS/.test(l));
+  assert.deepEqual(errors.filter((l) => !l.startsWith('wrong.ts(')), [], out);
+  assert.match(out, /wrong\.ts\(3,\d+\): error TS2322/, 'a body member of the wrong type');
+  assert.match(out, /wrong\.ts\(4,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/, 'a paginated item is typed');
+  assert.match(out, /wrong\.ts\(5,\d+\): error TS2532/, 'an indexed item may be undefined');
+  assert.equal(errors.length, 3, out);
 });
 
 test('the installed MCP package\'s bin serves its tools over stdio and calls the service', async () => {

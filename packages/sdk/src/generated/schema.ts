@@ -3728,41 +3728,41 @@ export interface components {
             type: string;
             title: string;
             status: number;
-            detail?: string;
+            detail?: string | undefined;
             /**
              * @description The error's code, from the closed registry the service raises its errors from (the served document lists it as `enum`).
              * @enum {string}
              */
             code: "bad_request" | "unauthorized" | "forbidden_scope" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
-            request_id?: string;
+            request_id?: string | undefined;
             errors?: {
                 field: string;
                 code: string;
-                detail?: string;
-            }[];
+                detail?: string | undefined;
+            }[] | undefined;
         } & {
             [key: string]: unknown;
         };
         LegacyError: {
             error: string;
             message: string;
-            request_id?: string;
-            reason?: string;
+            request_id?: string | undefined;
+            reason?: string | undefined;
             /** Format: int64 */
-            used?: number;
+            used?: number | undefined;
             /** Format: int64 */
-            delta?: number;
+            delta?: number | undefined;
             /** Format: int64 */
-            limit?: number;
+            limit?: number | undefined;
             /** Format: int64 */
-            remaining?: number;
+            remaining?: number | undefined;
             /** Format: int64 */
-            consumed?: number;
+            consumed?: number | undefined;
             /** Format: int64 */
-            reserved?: number;
+            reserved?: number | undefined;
             /** Format: date-time */
-            next_reset_at?: string;
-            upgrade_required?: boolean;
+            next_reset_at?: string | undefined;
+            upgrade_required?: boolean | undefined;
         };
         /**
          * @description A quota refusal on the agent plane: problem+json with `code: quota_exceeded` and the quota
@@ -3906,28 +3906,28 @@ export interface components {
             graduate_min_age_hours: number;
             auto_send_cap_per_day: number;
             /** Format: date-time */
-            updated_at?: string | null;
+            updated_at?: string | null | undefined;
         };
         ConsoleReview: components["schemas"]["Review"] & {
-            feedback_history?: components["schemas"]["ReviewFeedback"][];
+            feedback_history?: components["schemas"]["ReviewFeedback"][] | undefined;
         };
         MachineSnapshot: {
             kind: string;
             id: string;
-            org_id?: string;
-            project_id?: string;
+            org_id?: string | undefined;
+            project_id?: string | undefined;
             state: string;
             version: number;
             machine_version: number;
             snapshot: Record<string, never>;
             transitions: {
-                version?: number;
-                event?: Record<string, never>;
-                from_state?: string | null;
-                to_state?: string;
-                actions?: Record<string, never>[];
+                version?: number | undefined;
+                event?: Record<string, never> | undefined;
+                from_state?: string | null | undefined;
+                to_state?: string | undefined;
+                actions?: Record<string, never>[] | undefined;
                 /** Format: date-time */
-                created_at?: string;
+                created_at?: string | undefined;
             }[];
             allowed_actions: string[];
             diagram: components["schemas"]["MachineGraph"];
@@ -3960,43 +3960,43 @@ export interface components {
              * @description Default `general`.
              * @enum {string}
              */
-            scope?: "general" | "category";
+            scope?: "general" | "category" | undefined;
             /** @description Required when `scope` is `category`, and only then. */
-            category_id?: string | null;
+            category_id?: string | null | undefined;
             /** @description A per-agent override: the rule applies to this agent only. */
-            scope_agent_id?: string | null;
+            scope_agent_id?: string | null | undefined;
             /**
              * @description Default `soft`; a hard rule is not overridden by any lower rule.
              * @enum {string}
              */
-            kind?: "soft" | "hard";
+            kind?: "soft" | "hard" | undefined;
             /** @description Default 0; higher first within a rung of the ladder. */
-            priority?: number;
+            priority?: number | undefined;
             /**
              * @description Default `active`.
              * @enum {string}
              */
-            status?: "proposed" | "active";
+            status?: "proposed" | "active" | undefined;
         };
         RuleRevise: {
             /** @description At most 2000 characters. */
-            rule_text?: string;
+            rule_text?: string | undefined;
             /**
              * @description Default `general`.
              * @enum {string}
              */
-            scope?: "general" | "category";
+            scope?: "general" | "category" | undefined;
             /** @description Required when `scope` is `category`, and only then. */
-            category_id?: string | null;
+            category_id?: string | null | undefined;
             /** @description A per-agent override: the rule applies to this agent only. */
-            scope_agent_id?: string | null;
+            scope_agent_id?: string | null | undefined;
             /**
              * @description Default `soft`; a hard rule is not overridden by any lower rule.
              * @enum {string}
              */
-            kind?: "soft" | "hard";
+            kind?: "soft" | "hard" | undefined;
             /** @description Default 0; higher first within a rung of the ladder. */
-            priority?: number;
+            priority?: number | undefined;
         };
         RuleFromReview: {
             /** @description At most 2000 characters. */
@@ -4005,18 +4005,18 @@ export interface components {
              * @description Default `general`.
              * @enum {string}
              */
-            scope?: "general" | "category";
+            scope?: "general" | "category" | undefined;
             /** @description Required when `scope` is `category`, and only then. */
-            category_id?: string | null;
+            category_id?: string | null | undefined;
             /** @description A per-agent override: the rule applies to this agent only. */
-            scope_agent_id?: string | null;
+            scope_agent_id?: string | null | undefined;
             /**
              * @description Default `soft`; a hard rule is not overridden by any lower rule.
              * @enum {string}
              */
-            kind?: "soft" | "hard";
+            kind?: "soft" | "hard" | undefined;
             /** @description Default 0; higher first within a rung of the ladder. */
-            priority?: number;
+            priority?: number | undefined;
         };
         Rule: {
             /** @description `rule_...` */
@@ -4031,19 +4031,19 @@ export interface components {
             rev: number;
             /** @enum {string} */
             scope: "general" | "category";
-            category_id?: string | null;
-            scope_agent_id?: string | null;
+            category_id?: string | null | undefined;
+            scope_agent_id?: string | null | undefined;
             rule_text: string;
             /** @enum {string} */
             kind: "soft" | "hard";
             priority: number;
             /** @enum {string} */
             status: "proposed" | "active" | "superseded" | "retired";
-            supersedes_id?: string | null;
+            supersedes_id?: string | null | undefined;
             /** @enum {string} */
             author_kind: "agent" | "human";
             /** @description The review whose edit the rule was proposed from; null otherwise. */
-            source_review_id?: string | null;
+            source_review_id?: string | null | undefined;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4052,7 +4052,7 @@ export interface components {
         RuleList: {
             data: components["schemas"]["Rule"][];
             /** @description On a project's list, the project's rules version (the high-water every draft is checked against, as `rules_version` of `GET /v1/rules`); absent on the org layer's list. */
-            rules_version?: number;
+            rules_version?: number | undefined;
         };
         RuleAudit: {
             /** @description `udo_...`, the id to undo. */
@@ -4108,7 +4108,7 @@ export interface components {
             org_id: string;
             project_id: string;
             handle: string;
-            display_name?: string | null;
+            display_name?: string | null | undefined;
             /** @enum {string} */
             status: "active" | "disabled";
             /** Format: date-time */
@@ -4123,12 +4123,12 @@ export interface components {
             prefix: string;
             /** @enum {string} */
             ceiling: "org" | "project" | "inbox";
-            inbox_id?: string | null;
+            inbox_id?: string | null | undefined;
             permissions: components["schemas"]["Permission"][];
             /** Format: date-time */
-            expires_at?: string | null;
+            expires_at?: string | null | undefined;
             /** Format: date-time */
-            revoked_at?: string | null;
+            revoked_at?: string | null | undefined;
             /** Format: date-time */
             created_at: string;
         };
@@ -4142,18 +4142,18 @@ export interface components {
         EnrollmentToken: {
             id: string;
             prefix: string;
-            label?: string | null;
-            scopes?: components["schemas"]["Permission"][] | null;
-            allowed_domains?: string[] | null;
-            max_mailboxes?: number | null;
-            mailboxes_created?: number;
-            daily_send_limit?: number | null;
+            label?: string | null | undefined;
+            scopes?: components["schemas"]["Permission"][] | null | undefined;
+            allowed_domains?: string[] | null | undefined;
+            max_mailboxes?: number | null | undefined;
+            mailboxes_created?: number | undefined;
+            daily_send_limit?: number | null | undefined;
             reusable: boolean;
-            redemptions?: number;
+            redemptions?: number | undefined;
             /** Format: date-time */
-            expires_at?: string | null;
+            expires_at?: string | null | undefined;
             /** Format: date-time */
-            revoked_at?: string | null;
+            revoked_at?: string | null | undefined;
             /** Format: date-time */
             created_at: string;
         };
@@ -4181,14 +4181,14 @@ export interface components {
             /** @description null for an org-ceiling key */
             project_id: string | null;
             agent_id: string;
-            agent_handle?: string;
+            agent_handle?: string | undefined;
             key_id: string;
             /** @enum {string} */
             ceiling: "org" | "project" | "inbox";
-            inbox_id?: string | null;
+            inbox_id?: string | null | undefined;
             permissions: components["schemas"]["Permission"][];
             /** Format: date-time */
-            expires_at?: string | null;
+            expires_at?: string | null | undefined;
             /**
              * @description What the agent may still send (recipients), -1 when unlimited: today under its org's plan
              *     daily cap, this month under the plan's monthly quota (sent recipients plus received
@@ -4252,13 +4252,13 @@ export interface components {
              * @description Console members of the org (free 3, developer 5, startup 25).
              */
             member_limit: number;
-            checkout_available?: boolean;
-            custom?: boolean;
+            checkout_available?: boolean | undefined;
+            custom?: boolean | undefined;
             /**
              * Format: int64
              * @description Recipients sent a UTC day (free 100; paid tiers -1, bounded by the monthly quota).
              */
-            daily_message_cap?: number;
+            daily_message_cap?: number | undefined;
         };
         Usage: {
             billing_owner_id: string;
@@ -4323,7 +4323,7 @@ export interface components {
             message_quota_remaining: number;
             message_quota_exceeded: boolean;
             /** Format: date-time */
-            storage_captured_at?: string;
+            storage_captured_at?: string | undefined;
         };
         Subscription: {
             org_id: string;
@@ -4333,13 +4333,13 @@ export interface components {
             status: string;
             cancel_at_period_end: boolean;
             /** Format: date-time */
-            current_period_start?: string;
+            current_period_start?: string | undefined;
             /** Format: date-time */
-            current_period_end?: string;
-            payment_customer_id?: string;
-            payment_price_id?: string;
-            payment_subscription_id?: string;
-            payment_subscription_item_id?: string;
+            current_period_end?: string | undefined;
+            payment_customer_id?: string | undefined;
+            payment_price_id?: string | undefined;
+            payment_subscription_id?: string | undefined;
+            payment_subscription_item_id?: string | undefined;
         };
         BillingSummary: {
             org_id: string;
@@ -4358,26 +4358,26 @@ export interface components {
         };
         /** @description Per-category values over the account risk dial; an omitted field, or `null` for the whole object, inherits it. */
         CategoryRisk: {
-            min_confidence?: number;
-            first_contact_gate?: boolean;
-            drift_demote_after?: number;
-            canary_rate?: number;
-            graduate_min_approvals?: number;
-            graduate_min_age_hours?: number;
+            min_confidence?: number | undefined;
+            first_contact_gate?: boolean | undefined;
+            drift_demote_after?: number | undefined;
+            canary_rate?: number | undefined;
+            graduate_min_approvals?: number | undefined;
+            graduate_min_age_hours?: number | undefined;
         } | null;
         CategoryCreate: {
             /** @description Display name; mutable, never a reference key. */
             name: string;
             /** @description Matcher text the agent reads. */
-            description?: string;
+            description?: string | undefined;
             /**
              * @description Default `org_shared`.
              * @enum {string}
              */
-            scope?: "org_shared" | "agent_private";
+            scope?: "org_shared" | "agent_private" | undefined;
             /** @description The agent an `agent_private` category belongs to; required with it and only with it. */
-            agent_id?: string | null;
-            risk?: components["schemas"]["CategoryRisk"];
+            agent_id?: string | null | undefined;
+            risk?: components["schemas"]["CategoryRisk"] | undefined;
         };
         Category: {
             /** @description `cat_...` */
@@ -4465,7 +4465,7 @@ export interface components {
             /** @description The record to publish (MX: the exchange host). */
             value: string;
             /** @description MX only. */
-            priority?: number;
+            priority?: number | undefined;
             /** @description Needed for `verified`; DMARC is a suggestion. */
             required: boolean;
             /**
@@ -4538,14 +4538,14 @@ export interface components {
             webhook_url: string | null;
             /** Format: date-time */
             created_at: string;
-            included?: components["schemas"]["InboxIncluded"];
+            included?: components["schemas"]["InboxIncluded"] | undefined;
         };
         /** @description Present only when `include` asked for something; holds only what was asked. */
         InboxIncluded: {
             /** @description The owning agent; null when outside the key's ceiling. */
-            agent?: components["schemas"]["Agent"] | null;
+            agent?: components["schemas"]["Agent"] | null | undefined;
             /** @description The custom domain record of an inbox on one (status and records); null for an inbox on the service's own domain (`INBOX_DOMAIN`). */
-            domain?: components["schemas"]["Domain"] | null;
+            domain?: components["schemas"]["Domain"] | null | undefined;
         };
         InboxList: {
             /** @enum {string} */
@@ -4614,7 +4614,7 @@ export interface components {
             authentication: components["schemas"]["Authentication"];
             screening: components["schemas"]["Screening"];
             attachments: components["schemas"]["Attachment"][];
-            included?: components["schemas"]["MessageIncluded"];
+            included?: components["schemas"]["MessageIncluded"] | undefined;
         };
         Verdict: {
             /** @description As mailauth reports it: `pass`, `fail`, `softfail`, `neutral`, `none`, `policy`, `temperror`, `permerror`. */
@@ -4654,17 +4654,17 @@ export interface components {
         } | null;
         /** @description Present only when `include` asked for something; holds only what was asked. */
         MessageIncluded: {
-            inbox?: components["schemas"]["Inbox"];
-            thread?: components["schemas"]["Thread"] | null;
+            inbox?: components["schemas"]["Inbox"] | undefined;
+            thread?: components["schemas"]["Thread"] | null | undefined;
         };
         MessageSummary: components["schemas"]["MessageEnvelope"] & {
             preview: string;
         };
         Message: components["schemas"]["MessageEnvelope"] & {
-            text?: string | null;
-            html?: string | null;
-            extracted_text?: string | null;
-            extracted_html?: string | null;
+            text?: string | null | undefined;
+            html?: string | null | undefined;
+            extracted_text?: string | null | undefined;
+            extracted_html?: string | null | undefined;
         };
         MessageSummaryList: {
             /** @enum {string} */
@@ -4685,11 +4685,11 @@ export interface components {
         WaitResult: {
             message: components["schemas"]["Message"] | null;
             /** @description With `extract: code`. */
-            code?: string;
+            code?: string | undefined;
             /** @description With `extract: link`. */
-            link?: string;
+            link?: string | undefined;
             /** @description Present and true when no message came in time. */
-            timed_out?: boolean;
+            timed_out?: boolean | undefined;
         };
         ProblemType: {
             /**
@@ -4710,27 +4710,27 @@ export interface components {
             data: components["schemas"]["ProblemType"][];
         };
         ReviewLinkCreate: {
-            inbox_address?: string | null;
+            inbox_address?: string | null | undefined;
             reviewer_agent_id: string;
             /** @enum {string} */
-            transport?: "webhook" | "sse" | "websocket";
-            webhook_url?: string | null;
-            hmac_secret?: string;
-            escalate_after_s?: number;
-            max_hops?: number;
-            review_deadline_s?: number;
+            transport?: "webhook" | "sse" | "websocket" | undefined;
+            webhook_url?: string | null | undefined;
+            hmac_secret?: string | undefined;
+            escalate_after_s?: number | undefined;
+            max_hops?: number | undefined;
+            review_deadline_s?: number | undefined;
         };
         ReviewLinkUpdate: {
-            inbox_address?: string | null;
-            reviewer_agent_id?: string;
+            inbox_address?: string | null | undefined;
+            reviewer_agent_id?: string | undefined;
             /** @enum {string} */
-            transport?: "webhook" | "sse" | "websocket";
-            webhook_url?: string | null;
-            hmac_secret?: string;
-            escalate_after_s?: number;
-            max_hops?: number;
-            review_deadline_s?: number;
-            active?: boolean;
+            transport?: "webhook" | "sse" | "websocket" | undefined;
+            webhook_url?: string | null | undefined;
+            hmac_secret?: string | undefined;
+            escalate_after_s?: number | undefined;
+            max_hops?: number | undefined;
+            review_deadline_s?: number | undefined;
+            active?: boolean | undefined;
         };
         /** @description A review link (contract, "Review link"); the secret is never echoed, `has_secret` says whether one is set. */
         ReviewLink: {
@@ -4780,14 +4780,14 @@ export interface components {
             allowed_actions: components["schemas"]["ReviewAction"][];
             review: components["schemas"]["Review"];
             thread: {
-                id?: string;
-                direction?: string;
-                from?: components["schemas"]["Address"];
-                to?: components["schemas"]["Address"][];
-                subject?: string;
-                text?: string | null;
+                id?: string | undefined;
+                direction?: string | undefined;
+                from?: components["schemas"]["Address"] | undefined;
+                to?: components["schemas"]["Address"][] | undefined;
+                subject?: string | undefined;
+                text?: string | null | undefined;
                 /** Format: date-time */
-                received_at?: string;
+                received_at?: string | undefined;
             }[];
             feedback: components["schemas"]["ReviewFeedback"][];
         };
@@ -4849,13 +4849,13 @@ export interface components {
              *     `category_autonomous`.
              * @enum {string|null}
              */
-            mode_reason?: "review_policy" | "screening" | "allow_direct" | "category_supervised" | "first_contact_gate" | "min_confidence" | "canary_rate" | "auto_send_cap" | "category_auto_notify" | "category_autonomous" | null;
+            mode_reason?: "review_policy" | "screening" | "allow_direct" | "category_supervised" | "first_contact_gate" | "min_confidence" | "canary_rate" | "auto_send_cap" | "category_auto_notify" | "category_autonomous" | null | undefined;
             /** @enum {string} */
             route: "human" | "reviewer_agent";
             hops: number;
-            max_hops?: number;
+            max_hops?: number | undefined;
             /** @description The reviewer agent the review is routed to; null while routed to the human. */
-            reviewer_agent_id?: string | null;
+            reviewer_agent_id?: string | null | undefined;
             draft: {
                 to: components["schemas"]["Address"][];
                 cc: components["schemas"]["Address"][];
@@ -4864,12 +4864,12 @@ export interface components {
                 thread_id: string | null;
                 in_reply_to: string | null;
                 attachments: {
-                    filename?: string | null;
-                    content_type?: string;
-                    size?: number;
+                    filename?: string | null | undefined;
+                    content_type?: string | undefined;
+                    size?: number | undefined;
                 }[];
             };
-            parent_message_id?: string | null;
+            parent_message_id?: string | null | undefined;
             /**
              * @description Set when the send replies to or forwards a message screening flagged (`Screening` on the
              *     message; for a reply, the answered message or an earlier flagged one of the thread): such a
@@ -4881,21 +4881,21 @@ export interface components {
                 /** @enum {string} */
                 risk: "high" | "medium";
                 reasons: string[];
-            } | null;
+            } | null | undefined;
             intent: {
-                summary?: string;
-                meta?: Record<string, never>;
+                summary?: string | undefined;
+                meta?: Record<string, never> | undefined;
             } | null;
             rules_version: number;
             /** @description The latest reviewer feedback. */
             feedback: string | null;
             /** @description The SENT copy (`msg_...`). */
             sent_message_id: string | null;
-            send_needs_reconciliation?: boolean;
-            last_error?: string | null;
-            cancel_reason?: string | null;
+            send_needs_reconciliation?: boolean | undefined;
+            last_error?: string | null | undefined;
+            cancel_reason?: string | null | undefined;
             /** @enum {string|null} */
-            cancelled_by?: "composer" | "human" | "deadline" | null;
+            cancelled_by?: "composer" | "human" | "deadline" | null | undefined;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4923,14 +4923,14 @@ export interface components {
             message: string | null;
             /** @description For an edit, per changed field (`subject`, `text`) the value before and after and a line diff. */
             diff: {
-                field?: string;
-                before?: string | null;
-                after?: string | null;
+                field?: string | undefined;
+                before?: string | null | undefined;
+                after?: string | null | undefined;
                 lines?: {
                     /** @enum {string} */
-                    op?: " " | "-" | "+";
-                    line?: string;
-                }[];
+                    op?: " " | "-" | "+" | undefined;
+                    line?: string | undefined;
+                }[] | undefined;
             }[] | null;
             /** Format: date-time */
             created_at: string;
@@ -4954,9 +4954,9 @@ export interface components {
             effective_mode: "review" | "auto";
             /** Format: date-time */
             created_at: string;
-            outcome?: string;
-            attempted_action?: string;
-            sent_message_id?: string | null;
+            outcome?: string | undefined;
+            attempted_action?: string | undefined;
+            sent_message_id?: string | null | undefined;
         };
         ReviewEventList: {
             /** @enum {string} */
@@ -4965,7 +4965,7 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
             /** @description On the long poll only. */
-            timed_out?: boolean;
+            timed_out?: boolean | undefined;
         };
         ReviewCursor: {
             review_id: string;
@@ -4983,18 +4983,18 @@ export interface components {
              * @description Default `general`.
              * @enum {string}
              */
-            scope?: "general" | "category";
+            scope?: "general" | "category" | undefined;
             /** @description Required when `scope` is `category`, and only then. */
-            category_id?: string | null;
+            category_id?: string | null | undefined;
             /** @description A per-agent rule. */
-            scope_agent_id?: string | null;
+            scope_agent_id?: string | null | undefined;
             /**
              * @description Default `soft`.
              * @enum {string}
              */
-            kind?: "soft" | "hard";
+            kind?: "soft" | "hard" | undefined;
             /** @description Default 0. */
-            priority?: number;
+            priority?: number | undefined;
         };
         /**
          * @description One string (`a@x.example`, `"Dana" <dana@acme.example>` or several separated by commas), or
@@ -5002,7 +5002,7 @@ export interface components {
          */
         Recipients: string | (string | {
             email: string;
-            name?: string;
+            name?: string | undefined;
         })[];
         /**
          * @description `{summary, meta?}`: `summary` 8-200 characters saying who, what and why; `meta` optional
@@ -5012,12 +5012,12 @@ export interface components {
          */
         SendIntent: unknown;
         SendAttachments: {
-            filename?: string;
-            content_type?: string;
+            filename?: string | undefined;
+            content_type?: string | undefined;
             /** @description base64 */
             content: string;
-            content_id?: string;
-            inline?: boolean;
+            content_id?: string | undefined;
+            inline?: boolean | undefined;
         }[];
         SendAccepted: {
             /**
@@ -5067,28 +5067,28 @@ export interface components {
         };
         FeedbackEvidenceFields: {
             /** Format: uuid */
-            client_id?: string;
+            client_id?: string | undefined;
             /**
              * @description Default `explicit`.
              * @enum {string}
              */
-            submission_mode?: "explicit" | "automatic";
+            submission_mode?: "explicit" | "automatic" | undefined;
             /** @enum {string} */
-            category?: "unexpected_error" | "incorrect_result" | "missing_capability" | "confusing_behavior" | "other";
-            user_intent?: string;
-            expected_behavior?: string;
-            observed_behavior?: string;
+            category?: "unexpected_error" | "incorrect_result" | "missing_capability" | "confusing_behavior" | "other" | undefined;
+            user_intent?: string | undefined;
+            expected_behavior?: string | undefined;
+            observed_behavior?: string | undefined;
             /** @enum {string} */
-            outcome?: "blocked" | "completed_with_workaround" | "observation";
-            attempts?: components["schemas"]["FeedbackAttempt"][];
-            resource_refs?: components["schemas"]["FeedbackResourceRef"][];
-            client_versions?: components["schemas"]["FeedbackClientVersions"];
+            outcome?: "blocked" | "completed_with_workaround" | "observation" | undefined;
+            attempts?: components["schemas"]["FeedbackAttempt"][] | undefined;
+            resource_refs?: components["schemas"]["FeedbackResourceRef"][] | undefined;
+            client_versions?: components["schemas"]["FeedbackClientVersions"] | undefined;
         };
         FeedbackAttempt: {
             operation: string;
-            http_status?: number;
-            error_code?: string;
-            summary?: string;
+            http_status?: number | undefined;
+            error_code?: string | undefined;
+            summary?: string | undefined;
         };
         FeedbackResourceRef: {
             /**
@@ -5099,12 +5099,12 @@ export interface components {
             id: string;
         };
         FeedbackClientVersions: {
-            mcp?: string;
-            sdk?: string;
-            host?: string;
-            skill?: string;
-            runtime?: string;
-            os?: string;
+            mcp?: string | undefined;
+            sdk?: string | undefined;
+            host?: string | undefined;
+            skill?: string | undefined;
+            runtime?: string | undefined;
+            os?: string | undefined;
         };
         FeedbackSubmission: {
             /** Format: uuid */
@@ -5113,19 +5113,19 @@ export interface components {
              * @description Default `explicit`.
              * @enum {string}
              */
-            submission_mode?: "explicit" | "automatic";
+            submission_mode?: "explicit" | "automatic" | undefined;
             /** @enum {string} */
             category: "unexpected_error" | "incorrect_result" | "missing_capability" | "confusing_behavior" | "other";
             user_intent: string;
-            expected_behavior?: string;
+            expected_behavior?: string | undefined;
             observed_behavior: string;
             /** @enum {string} */
             outcome: "blocked" | "completed_with_workaround" | "observation";
-            attempts?: components["schemas"]["FeedbackAttempt"][];
-            resource_refs?: components["schemas"]["FeedbackResourceRef"][];
-            client_versions?: components["schemas"]["FeedbackClientVersions"];
+            attempts?: components["schemas"]["FeedbackAttempt"][] | undefined;
+            resource_refs?: components["schemas"]["FeedbackResourceRef"][] | undefined;
+            client_versions?: components["schemas"]["FeedbackClientVersions"] | undefined;
             /** @description Open a support case even when the outcome is not `blocked`. */
-            open_case?: boolean;
+            open_case?: boolean | undefined;
         };
         FeedbackRecord: {
             id: string;
@@ -5141,26 +5141,26 @@ export interface components {
             /** @description Dotted paths within `evidence` whose secrets were replaced by `[REDACTED]`. */
             redacted_fields: string[];
             diagnostics: {
-                type?: string;
-                id?: string;
-                state?: string;
+                type?: string | undefined;
+                id?: string | undefined;
+                state?: string | undefined;
                 /** Format: int64 */
-                observed_ms?: number;
-                org_id?: string;
+                observed_ms?: number | undefined;
+                org_id?: string | undefined;
             }[];
             observed_runtime: {
-                source?: string;
-                package_version?: string | null;
-                profile?: string | null;
-                profile_version?: string | null;
-                build?: string;
+                source?: string | undefined;
+                package_version?: string | null | undefined;
+                profile?: string | null | undefined;
+                profile_version?: string | null | undefined;
+                build?: string | undefined;
                 /** @description `mcp` when the call came through the MCP server (its `X-Client-Transport` header), else `http`. */
-                transport?: string;
-                catalog_digest?: string | null;
-                instance_id?: string;
-                request_id?: string;
+                transport?: string | undefined;
+                catalog_digest?: string | null | undefined;
+                instance_id?: string | undefined;
+                request_id?: string | undefined;
                 /** Format: int64 */
-                observed_ms?: number;
+                observed_ms?: number | undefined;
             };
             linked_cases: {
                 id: string;
@@ -5193,7 +5193,7 @@ export interface components {
             /** Format: int64 */
             number: number;
             project_id: string;
-            org_id?: string;
+            org_id?: string | undefined;
             title: string;
             /** @enum {string} */
             status: "received" | "working" | "waiting_on_customer" | "resolved";
@@ -5207,12 +5207,12 @@ export interface components {
             updated_ms: number;
             feedback_id: string;
             /** Format: int64 */
-            resolved_ms?: number | null;
+            resolved_ms?: number | null | undefined;
             /** Format: int64 */
-            customer_confirmed_ms?: number | null;
-            resolution_kind?: string | null;
-            resolution_summary?: string | null;
-            console_url?: string;
+            customer_confirmed_ms?: number | null | undefined;
+            resolution_kind?: string | null | undefined;
+            resolution_summary?: string | null | undefined;
+            console_url?: string | undefined;
         };
         SupportCaseUpdate: {
             id: string;
@@ -5225,7 +5225,7 @@ export interface components {
             body: string;
             /** Format: int64 */
             created_ms: number;
-            observed_runtime?: Record<string, never>;
+            observed_runtime?: Record<string, never> | undefined;
         };
         SupportCaseWithUpdates: components["schemas"]["SupportCase"] & {
             updates: components["schemas"]["SupportCaseUpdate"][];
@@ -5260,18 +5260,18 @@ export interface components {
              * Format: int64
              * @description The newest update's sequence this reply answers (0 when the case has none).
              */
-            sequence?: number;
+            sequence?: number | undefined;
         };
         SupportStaffUpdate: {
             /** Format: uuid */
             client_id: string;
             body: string;
             /** @enum {string} */
-            status?: "received" | "working" | "waiting_on_customer" | "resolved";
-            resolution_kind?: string;
-            resolution_summary?: string;
+            status?: "received" | "working" | "waiting_on_customer" | "resolved" | undefined;
+            resolution_kind?: string | undefined;
+            resolution_summary?: string | undefined;
             /** Format: int64 */
-            version?: number;
+            version?: number | undefined;
         };
         Thread: {
             /** @description `thr_...`, opaque. */
@@ -5293,8 +5293,8 @@ export interface components {
             updated_at: string;
             /** @description Present only when `include` asked for something. */
             included?: {
-                inbox?: components["schemas"]["Inbox"];
-            };
+                inbox?: components["schemas"]["Inbox"] | undefined;
+            } | undefined;
         };
         ThreadWithMessages: components["schemas"]["Thread"] & {
             messages: components["schemas"]["Message"][];
@@ -5310,34 +5310,34 @@ export interface components {
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            events?: components["schemas"]["WebhookEvents"];
-            event_types?: components["schemas"]["WebhookEvents"];
+            events?: components["schemas"]["WebhookEvents"] | undefined;
+            event_types?: components["schemas"]["WebhookEvents"] | undefined;
             /** @description Inbox id or address; null for every inbox of the agent. */
-            inbox?: string | null;
+            inbox?: string | null | undefined;
             /** @description Legacy alias of `inbox`. */
-            address?: string | null;
+            address?: string | null | undefined;
             /** @description Alias of the Idempotency-Key header. */
-            client_id?: string;
+            client_id?: string | undefined;
         };
         AdminWebhookCreate: {
             /** Format: uri */
             url: string;
-            events?: components["schemas"]["WebhookEvents"];
-            event_types?: components["schemas"]["WebhookEvents"];
-            inbox?: string | null;
-            address?: string | null;
-            client_id?: string;
+            events?: components["schemas"]["WebhookEvents"] | undefined;
+            event_types?: components["schemas"]["WebhookEvents"] | undefined;
+            inbox?: string | null | undefined;
+            address?: string | null | undefined;
+            client_id?: string | undefined;
             /** @description The owning agent; must be active. */
             agent_id: string;
         };
         WebhookUpdate: {
             /** Format: uri */
-            url?: string;
-            events?: components["schemas"]["WebhookEvents"];
-            event_types?: components["schemas"]["WebhookEvents"];
-            inbox?: string | null;
-            address?: string | null;
-            active?: boolean;
+            url?: string | undefined;
+            events?: components["schemas"]["WebhookEvents"] | undefined;
+            event_types?: components["schemas"]["WebhookEvents"] | undefined;
+            inbox?: string | null | undefined;
+            address?: string | null | undefined;
+            active?: boolean | undefined;
         };
         Webhook: {
             /** @description `wh_...` */
@@ -5349,19 +5349,19 @@ export interface components {
             inbox: string | null;
             inbox_id: string | null;
             agent_id: string;
-            project_id?: string;
+            project_id?: string | undefined;
             /** @description The first 10 characters of the secret, to tell secrets apart. */
             secret_prefix: string;
             /**
              * Format: date-time
              * @description After a rotation, until when deliveries also carry the previous secret's signature.
              */
-            previous_secret_expires_at?: string | null;
+            previous_secret_expires_at?: string | null | undefined;
             active: boolean;
             /** @description Consecutive failed attempts across deliveries. */
             consec_failures: number;
             /** Format: date-time */
-            deactivated_at?: string | null;
+            deactivated_at?: string | null | undefined;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5394,18 +5394,18 @@ export interface components {
             /** @description `evt_...`, the `id` in the delivered body. */
             event_id: string;
             event_type: string;
-            redelivery_of?: string | null;
+            redelivery_of?: string | null | undefined;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
-            last_status_code?: number | null;
-            last_error?: string | null;
+            last_status_code?: number | null | undefined;
+            last_error?: string | null | undefined;
             /** Format: date-time */
-            next_attempt_at?: string | null;
+            next_attempt_at?: string | null | undefined;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
-            completed_at?: string | null;
+            completed_at?: string | null | undefined;
             attempts: components["schemas"]["WebhookAttempt"][];
         };
         WebhookDeliveryList: {
@@ -5547,13 +5547,13 @@ export interface operations {
     adminListMessages: {
         parameters: {
             query?: {
-                q?: string;
-                folder?: components["schemas"]["Folder"];
+                q?: string | undefined;
+                folder?: components["schemas"]["Folder"] | undefined;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -5611,8 +5611,8 @@ export interface operations {
     adminGetMessageHtml: {
         parameters: {
             query?: {
-                remote_images?: boolean;
-            };
+                remote_images?: boolean | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -5820,9 +5820,9 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email: string;
-                    role?: components["schemas"]["MemberRole"];
+                    role?: components["schemas"]["MemberRole"] | undefined;
                     /** @default 168 */
-                    expires_in_hours?: number;
+                    expires_in_hours?: number | undefined;
                 };
             };
         };
@@ -5963,14 +5963,14 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    default_review_policy?: "require_review" | "allow_direct";
-                    min_confidence?: number;
-                    first_contact_gate?: boolean;
-                    drift_demote_after?: number;
-                    canary_rate?: number;
-                    graduate_min_approvals?: number;
-                    graduate_min_age_hours?: number;
-                    auto_send_cap_per_day?: number;
+                    default_review_policy?: "require_review" | "allow_direct" | undefined;
+                    min_confidence?: number | undefined;
+                    first_contact_gate?: boolean | undefined;
+                    drift_demote_after?: number | undefined;
+                    canary_rate?: number | undefined;
+                    graduate_min_approvals?: number | undefined;
+                    graduate_min_age_hours?: number | undefined;
+                    auto_send_cap_per_day?: number | undefined;
                 };
             };
         };
@@ -5995,8 +5995,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 org_id: components["parameters"]["OrgId"];
                 project_id: components["parameters"]["ProjectId"];
@@ -6034,8 +6034,8 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string|null} */
-                    review_policy?: "require_review" | "allow_direct" | null;
-                    recipient_limit_24h?: number;
+                    review_policy?: "require_review" | "allow_direct" | null | undefined;
+                    recipient_limit_24h?: number | undefined;
                 };
             };
         };
@@ -6059,14 +6059,14 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description One state or several separated by commas. */
-                state?: components["parameters"]["ReviewStateFilter"];
-                inbox_id?: string;
-                agent_id?: string;
-            };
+                state?: components["parameters"]["ReviewStateFilter"] | undefined;
+                inbox_id?: string | undefined;
+                agent_id?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -6122,8 +6122,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 org_id: components["parameters"]["OrgId"];
                 project_id: components["parameters"]["ProjectId"];
@@ -6137,12 +6137,12 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     action: "open" | "approve" | "reject" | "edit" | "chat" | "cancel";
-                    parent_revision?: number;
-                    feedback?: string | null;
-                    text?: string;
-                    subject?: string;
-                    message?: string;
-                    client_id?: string;
+                    parent_revision?: number | undefined;
+                    feedback?: string | null | undefined;
+                    text?: string | undefined;
+                    subject?: string | undefined;
+                    message?: string | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -6167,14 +6167,14 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated event types; all when omitted. */
-                types?: string;
+                types?: string | undefined;
                 /** @description Resume after this event id. */
-                last_event_id?: string;
-            };
+                last_event_id?: string | undefined;
+            } | undefined;
             header?: {
                 /** @description Resume after this event id; wins over `last_event_id`. */
-                "Last-Event-ID"?: string;
-            };
+                "Last-Event-ID"?: string | undefined;
+            } | undefined;
             path: {
                 org_id: components["parameters"]["OrgId"];
                 project_id: components["parameters"]["ProjectId"];
@@ -6227,9 +6227,9 @@ export interface operations {
     adminListRules: {
         parameters: {
             query?: {
-                status?: "proposed" | "active" | "superseded" | "retired";
-                lineage_id?: string;
-            };
+                status?: "proposed" | "active" | "superseded" | "retired" | undefined;
+                lineage_id?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -6377,8 +6377,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
-            };
+                limit?: components["parameters"]["Limit"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -6434,9 +6434,9 @@ export interface operations {
     adminListOrgRules: {
         parameters: {
             query?: {
-                status?: "proposed" | "active" | "superseded" | "retired";
-                lineage_id?: string;
-            };
+                status?: "proposed" | "active" | "superseded" | "retired" | undefined;
+                lineage_id?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -6579,8 +6579,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
-            };
+                limit?: components["parameters"]["Limit"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -6700,15 +6700,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    org_name?: string;
-                    default_domain?: string;
+                    org_name?: string | undefined;
+                    default_domain?: string | undefined;
                     /** @enum {string} */
-                    default_onboarding_mode?: "enrollment_token" | "self_signup" | "invitation_only";
-                    default_mailbox_cap?: number | null;
-                    webhook_signing_prefix?: string;
+                    default_onboarding_mode?: "enrollment_token" | "self_signup" | "invitation_only" | undefined;
+                    default_mailbox_cap?: number | null | undefined;
+                    webhook_signing_prefix?: string | undefined;
                     /** @enum {string} */
-                    x402_mode?: "off" | "test" | "live";
-                    early_access?: boolean;
+                    x402_mode?: "off" | "test" | "live" | undefined;
+                    early_access?: boolean | undefined;
                 };
             };
         };
@@ -6740,7 +6740,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @default Default */
-                    project_name?: string;
+                    project_name?: string | undefined;
                 };
             };
         };
@@ -6883,7 +6883,7 @@ export interface operations {
             content: {
                 "application/json": {
                     handle: string;
-                    display_name?: string;
+                    display_name?: string | undefined;
                 };
             };
         };
@@ -6948,10 +6948,10 @@ export interface operations {
                      * @default project
                      * @enum {string}
                      */
-                    ceiling?: "org" | "project" | "inbox";
-                    inbox_id?: string;
-                    permissions?: components["schemas"]["Permission"][];
-                    expires_in_hours?: number;
+                    ceiling?: "org" | "project" | "inbox" | undefined;
+                    inbox_id?: string | undefined;
+                    permissions?: components["schemas"]["Permission"][] | undefined;
+                    expires_in_hours?: number | undefined;
                 };
             };
         };
@@ -7036,14 +7036,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    label?: string;
-                    scopes?: components["schemas"]["Permission"][];
-                    allowed_domains?: string[];
-                    max_mailboxes?: number;
-                    daily_send_limit?: number;
+                    label?: string | undefined;
+                    scopes?: components["schemas"]["Permission"][] | undefined;
+                    allowed_domains?: string[] | undefined;
+                    max_mailboxes?: number | undefined;
+                    daily_send_limit?: number | undefined;
                     /** @default false */
-                    reusable?: boolean;
-                    expires_in_hours?: number;
+                    reusable?: boolean | undefined;
+                    expires_in_hours?: number | undefined;
                 };
             };
         };
@@ -7093,8 +7093,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7104,8 +7104,8 @@ export interface operations {
                     /** @description `pk_enroll_<id>_<secret>` */
                     token: string;
                     agent_handle: string;
-                    client_id?: string;
-                    display_name?: string;
+                    client_id?: string | undefined;
+                    display_name?: string | undefined;
                 };
             };
         };
@@ -7184,8 +7184,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `YYYY-MM` (UTC); default the current month. */
-                month?: string;
-            };
+                month?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -7427,9 +7427,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name?: string;
-                    description?: string;
-                    risk?: components["schemas"]["CategoryRisk"];
+                    name?: string | undefined;
+                    description?: string | undefined;
+                    risk?: components["schemas"]["CategoryRisk"] | undefined;
                 };
             };
         };
@@ -7520,10 +7520,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Default true. */
-                    pinned?: boolean;
+                    pinned?: boolean | undefined;
                 };
             };
-        };
+        } | undefined;
         responses: {
             /** @description The category. */
             200: {
@@ -7572,17 +7572,17 @@ export interface operations {
             query: {
                 inbox_id: string;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
             };
             header?: {
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7611,8 +7611,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7627,7 +7627,7 @@ export interface operations {
                      * @default send
                      * @enum {string}
                      */
-                    direction?: "send" | "receive";
+                    direction?: "send" | "receive" | undefined;
                 };
             };
         };
@@ -7664,8 +7664,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 contact_id: string;
             };
@@ -7689,17 +7689,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: {
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7728,8 +7728,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7737,7 +7737,7 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    reason?: string;
+                    reason?: string | undefined;
                 };
             };
         };
@@ -7774,8 +7774,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 email: string;
             };
@@ -7793,10 +7793,10 @@ export interface operations {
                         email: string;
                         suppressed: boolean;
                         /** @enum {string} */
-                        origin?: "agent" | "unsubscribe";
-                        reason?: string | null;
+                        origin?: "agent" | "unsubscribe" | undefined;
+                        reason?: string | null | undefined;
                         /** Format: date-time */
-                        created_at?: string;
+                        created_at?: string | undefined;
                     };
                 };
             };
@@ -7814,8 +7814,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 email: string;
             };
@@ -7844,8 +7844,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7873,8 +7873,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -7943,8 +7943,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
                 domain: components["parameters"]["DomainName"];
@@ -7970,15 +7970,15 @@ export interface operations {
     deleteDomain: {
         parameters: {
             query?: {
-                delete_inboxes?: boolean;
-            };
+                delete_inboxes?: boolean | undefined;
+            } | undefined;
             header?: {
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
                 domain: components["parameters"]["DomainName"];
@@ -8008,8 +8008,8 @@ export interface operations {
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The fully qualified domain name, or the domain's id (`dom_...`). */
                 domain: components["parameters"]["DomainName"];
@@ -8120,8 +8120,8 @@ export interface operations {
     adminDeleteDomain: {
         parameters: {
             query?: {
-                delete_inboxes?: boolean;
-            };
+                delete_inboxes?: boolean | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -8177,14 +8177,14 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated event types; all when omitted. */
-                types?: string;
+                types?: string | undefined;
                 /** @description Resume after this event id, exactly as an event carried it. */
-                last_event_id?: string;
-            };
+                last_event_id?: string | undefined;
+            } | undefined;
             header?: {
                 /** @description Resume after this event id; wins over `last_event_id`. */
-                "Last-Event-ID"?: string;
-            };
+                "Last-Event-ID"?: string | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -8300,19 +8300,19 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: {
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -8338,38 +8338,38 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
         requestBody?: {
             content: {
                 "application/json": {
-                    display_name?: string | null;
+                    display_name?: string | null | undefined;
                     /** @description Local part of the address; generated when omitted. */
-                    username?: string;
+                    username?: string | undefined;
                     /**
                      * @description A verified custom domain of the project (see `/v1/domains`), or `INBOX_DOMAIN` (the
                      *     default). Another is `400` naming `domain` (code `not_found`, or `not_verified` for a
                      *     domain still pending or degraded).
                      */
-                    domain?: string;
+                    domain?: string | undefined;
                     /**
                      * Format: uri
                      * @description Stored with the inbox; delivery of `message.received` to it is configured with webhooks.
                      */
-                    webhook_url?: string | null;
+                    webhook_url?: string | null | undefined;
                     /** @description Idempotency key, alias of the `Idempotency-Key` header. */
-                    client_id?: string;
+                    client_id?: string | undefined;
                 };
             };
-        };
+        } | undefined;
         responses: {
             /** @description Created. */
             201: {
@@ -8399,8 +8399,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -8429,8 +8429,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
                 inbox_id: components["parameters"]["InboxId"];
@@ -8489,10 +8489,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -8530,12 +8530,12 @@ export interface operations {
             content: {
                 "application/json": {
                     agent_id: string;
-                    display_name?: string | null;
-                    domain_id?: string;
-                    domain?: string;
-                    username?: string;
+                    display_name?: string | null | undefined;
+                    domain_id?: string | undefined;
+                    domain?: string | undefined;
+                    username?: string | undefined;
                     /** Format: uri */
-                    webhook_url?: string | null;
+                    webhook_url?: string | null | undefined;
                 };
             };
         };
@@ -8560,14 +8560,14 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The folder to read, default `INBOX`. */
-                folder?: components["parameters"]["Folder"];
+                folder?: components["parameters"]["Folder"] | undefined;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -8596,10 +8596,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-                format?: "auto" | "text" | "html" | "both";
-                variant?: "source" | "extracted";
-            };
+                include?: components["parameters"]["Include"] | undefined;
+                format?: "auto" | "text" | "html" | "both" | undefined;
+                variant?: "source" | "extracted" | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description `msg_...` */
@@ -8712,23 +8712,23 @@ export interface operations {
     searchMessages: {
         parameters: {
             query?: {
-                q?: string;
-                from?: string;
-                to?: string;
-                subject?: string;
-                folder?: components["schemas"]["Folder"];
-                after?: string;
-                before?: string;
-                has_attachment?: boolean;
+                q?: string | undefined;
+                from?: string | undefined;
+                to?: string | undefined;
+                subject?: string | undefined;
+                folder?: components["schemas"]["Folder"] | undefined;
+                after?: string | undefined;
+                before?: string | undefined;
+                has_attachment?: boolean | undefined;
                 /** @description true: only messages whose `authentication.authenticated` is true; false: only the others (unverified, failing, or stored before verdicts). */
-                authenticated?: boolean;
+                authenticated?: boolean | undefined;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -8768,8 +8768,8 @@ export interface operations {
                 "application/json": {
                     updates: {
                         id: string;
-                        seen?: boolean;
-                        folder?: components["schemas"]["Folder"];
+                        seen?: boolean | undefined;
+                        folder?: components["schemas"]["Folder"] | undefined;
                     }[];
                 };
             };
@@ -8803,19 +8803,19 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    from?: string;
-                    subject_contains?: string;
+                    from?: string | undefined;
+                    subject_contains?: string | undefined;
                     /** @description true: only a message whose From domain was authenticated (`authentication.authenticated`); false: only one whose was not. */
-                    authenticated?: boolean;
+                    authenticated?: boolean | undefined;
                     /** Format: date-time */
-                    since?: string;
+                    since?: string | undefined;
                     /** @default 30 */
-                    timeout_seconds?: number;
+                    timeout_seconds?: number | undefined;
                     /** @enum {string} */
-                    extract?: "code" | "link";
+                    extract?: "code" | "link" | undefined;
                 };
             };
-        };
+        } | undefined;
         responses: {
             /** @description The message, or a timeout. */
             200: {
@@ -8942,10 +8942,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -9064,8 +9064,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description `rr_...` */
                 review_id: components["parameters"]["ReviewId"];
@@ -9077,12 +9077,12 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     action: "open" | "approve" | "reject" | "edit" | "chat" | "hand_back";
-                    parent_revision?: number;
-                    feedback?: string | null;
-                    text?: string;
-                    subject?: string;
-                    message?: string;
-                    client_id?: string;
+                    parent_revision?: number | undefined;
+                    feedback?: string | null | undefined;
+                    text?: string | undefined;
+                    subject?: string | undefined;
+                    message?: string | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9107,10 +9107,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9135,12 +9135,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Resume after this item id, exactly as the stream sent it. */
-                last_event_id?: string;
-            };
+                last_event_id?: string | undefined;
+            } | undefined;
             header?: {
                 /** @description Resume after this item id; wins over `last_event_id`. */
-                "Last-Event-ID"?: string;
-            };
+                "Last-Event-ID"?: string | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -9164,12 +9164,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Resume after this item id, exactly as a `work` frame carried it. */
-                last_event_id?: string;
-            };
+                last_event_id?: string | undefined;
+            } | undefined;
             header?: {
                 /** @description Resume after this item id; wins over `last_event_id`. */
-                "Last-Event-ID"?: string;
-            };
+                "Last-Event-ID"?: string | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -9191,12 +9191,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-                review_id?: string;
-                inbox_id?: string;
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+                review_id?: string | undefined;
+                inbox_id?: string | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9222,11 +9222,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
-                timeout_seconds?: number;
-                review_id?: string;
-                inbox_id?: string;
-            };
+                limit?: components["parameters"]["Limit"] | undefined;
+                timeout_seconds?: number | undefined;
+                review_id?: string | undefined;
+                inbox_id?: string | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9261,8 +9261,8 @@ export interface operations {
                     acks?: {
                         review_id: string;
                         through_seq: number;
-                    }[];
-                    broadcast_ids?: string[];
+                    }[] | undefined;
+                    broadcast_ids?: string[] | undefined;
                 };
             };
         };
@@ -9288,13 +9288,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description One state or several separated by commas. */
-                state?: components["parameters"]["ReviewStateFilter"];
-                inbox_id?: string;
-            };
+                state?: components["parameters"]["ReviewStateFilter"] | undefined;
+                inbox_id?: string | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9376,8 +9376,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description `rr_...` */
                 review_id: components["parameters"]["ReviewId"];
@@ -9387,11 +9387,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    reason?: string;
-                    client_id?: string;
+                    reason?: string | undefined;
+                    client_id?: string | undefined;
                 };
             };
-        };
+        } | undefined;
         responses: {
             /** @description The cancelled review. */
             200: {
@@ -9414,8 +9414,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description `rr_...` */
                 review_id: components["parameters"]["ReviewId"];
@@ -9426,7 +9426,7 @@ export interface operations {
             content: {
                 "application/json": {
                     parent_revision: number;
-                    client_id?: string;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9452,8 +9452,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description `rr_...` */
                 review_id: components["parameters"]["ReviewId"];
@@ -9464,15 +9464,15 @@ export interface operations {
             content: {
                 "application/json": {
                     parent_revision: number;
-                    rules_version?: number;
-                    to?: components["schemas"]["Recipients"];
-                    cc?: components["schemas"]["Recipients"];
-                    subject?: string;
-                    text?: string;
+                    rules_version?: number | undefined;
+                    to?: components["schemas"]["Recipients"] | undefined;
+                    cc?: components["schemas"]["Recipients"] | undefined;
+                    subject?: string | undefined;
+                    text?: string | undefined;
                     /** @deprecated */
-                    body?: string;
-                    intent?: components["schemas"]["SendIntent"];
-                    client_id?: string;
+                    body?: string | undefined;
+                    intent?: components["schemas"]["SendIntent"] | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9500,8 +9500,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 /** @description `rr_...` */
                 review_id: components["parameters"]["ReviewId"];
@@ -9512,8 +9512,8 @@ export interface operations {
             content: {
                 "application/json": {
                     message: string;
-                    parent_revision?: number;
-                    client_id?: string;
+                    parent_revision?: number | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9577,11 +9577,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    "List-Unsubscribe"?: string;
-                    email?: string;
+                    "List-Unsubscribe"?: string | undefined;
+                    email?: string | undefined;
                 };
             };
-        };
+        } | undefined;
         responses: {
             /** @description Unsubscribed. */
             200: {
@@ -9606,8 +9606,8 @@ export interface operations {
     getRules: {
         parameters: {
             query?: {
-                category_id?: string;
-            };
+                category_id?: string | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -9660,13 +9660,13 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
                 inbox_id: components["parameters"]["InboxId"];
@@ -9677,21 +9677,21 @@ export interface operations {
             content: {
                 "application/json": {
                     to: components["schemas"]["Recipients"];
-                    cc?: components["schemas"]["Recipients"];
-                    subject?: string;
-                    text?: string;
+                    cc?: components["schemas"]["Recipients"] | undefined;
+                    subject?: string | undefined;
+                    text?: string | undefined;
                     /**
                      * @deprecated
                      * @description Deprecated alias of `text`.
                      */
-                    body?: string;
-                    intent?: components["schemas"]["SendIntent"];
-                    category_id?: string;
-                    attachments?: components["schemas"]["SendAttachments"];
+                    body?: string | undefined;
+                    intent?: components["schemas"]["SendIntent"] | undefined;
+                    category_id?: string | undefined;
+                    attachments?: components["schemas"]["SendAttachments"] | undefined;
                     /** @description SDK name for the `Idempotency-Key` header. */
-                    idempotency_key?: string;
+                    idempotency_key?: string | undefined;
                     /** @description Alias of the `Idempotency-Key` header. */
-                    client_id?: string;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9720,13 +9720,13 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
                 inbox_id: components["parameters"]["InboxId"];
@@ -9737,21 +9737,21 @@ export interface operations {
             content: {
                 "application/json": {
                     thread_id: string;
-                    expected_last_message_id?: string;
-                    to?: components["schemas"]["Recipients"];
-                    cc?: components["schemas"]["Recipients"];
-                    subject?: string;
-                    text?: string;
+                    expected_last_message_id?: string | undefined;
+                    to?: components["schemas"]["Recipients"] | undefined;
+                    cc?: components["schemas"]["Recipients"] | undefined;
+                    subject?: string | undefined;
+                    text?: string | undefined;
                     /**
                      * @deprecated
                      * @description Deprecated alias of `text`.
                      */
-                    body?: string;
-                    intent?: components["schemas"]["SendIntent"];
-                    category_id?: string;
-                    attachments?: components["schemas"]["SendAttachments"];
-                    idempotency_key?: string;
-                    client_id?: string;
+                    body?: string | undefined;
+                    intent?: components["schemas"]["SendIntent"] | undefined;
+                    category_id?: string | undefined;
+                    attachments?: components["schemas"]["SendAttachments"] | undefined;
+                    idempotency_key?: string | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9780,13 +9780,13 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
                 /**
                  * @description For an org key, the project to act in (`*` on a list: every project of the org). For a
                  *     project or inbox key it is an assertion: another project is `403 forbidden_scope`.
                  */
-                "X-Project-Id"?: components["parameters"]["ProjectPick"];
-            };
+                "X-Project-Id"?: components["parameters"]["ProjectPick"] | undefined;
+            } | undefined;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
                 inbox_id: components["parameters"]["InboxId"];
@@ -9798,20 +9798,20 @@ export interface operations {
             content: {
                 "application/json": {
                     to: components["schemas"]["Recipients"];
-                    cc?: components["schemas"]["Recipients"];
-                    subject?: string;
+                    cc?: components["schemas"]["Recipients"] | undefined;
+                    subject?: string | undefined;
                     /** @description A note above the forwarded message. */
-                    text?: string;
+                    text?: string | undefined;
                     /**
                      * @deprecated
                      * @description Deprecated alias of `text`.
                      */
-                    body?: string;
-                    intent?: components["schemas"]["SendIntent"];
-                    category_id?: string;
-                    attachments?: components["schemas"]["SendAttachments"];
-                    idempotency_key?: string;
-                    client_id?: string;
+                    body?: string | undefined;
+                    intent?: components["schemas"]["SendIntent"] | undefined;
+                    category_id?: string | undefined;
+                    attachments?: components["schemas"]["SendAttachments"] | undefined;
+                    idempotency_key?: string | undefined;
+                    client_id?: string | undefined;
                 };
             };
         };
@@ -9870,8 +9870,8 @@ export interface operations {
                 "application/json": {
                     /** Format: email */
                     email: string;
-                    agent_handle?: string;
-                    display_name?: string;
+                    agent_handle?: string | undefined;
+                    display_name?: string | undefined;
                 };
             };
         };
@@ -9937,10 +9937,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 25, 1-100. */
-                limit?: number;
+                limit?: number | undefined;
                 /** @description Opaque token from a prior `next_cursor`, at most 2048 characters. */
-                cursor?: string;
-            };
+                cursor?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 project_id: components["parameters"]["ProjectId"];
@@ -9969,8 +9969,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 project_id: components["parameters"]["ProjectId"];
             };
@@ -10064,8 +10064,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 project_id: components["parameters"]["ProjectId"];
                 id: string;
@@ -10152,12 +10152,12 @@ export interface operations {
     adminListSupportCases: {
         parameters: {
             query?: {
-                status?: "received" | "working" | "waiting_on_customer" | "resolved";
+                status?: "received" | "working" | "waiting_on_customer" | "resolved" | undefined;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -10212,9 +10212,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
-                cursor?: string;
-            };
+                limit?: components["parameters"]["Limit"] | undefined;
+                cursor?: string | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
@@ -10280,12 +10280,12 @@ export interface operations {
     staffListSupportCases: {
         parameters: {
             query?: {
-                status?: "received" | "working" | "waiting_on_customer" | "resolved";
+                status?: "received" | "working" | "waiting_on_customer" | "resolved" | undefined;
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path?: never;
             cookie?: never;
@@ -10368,12 +10368,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["parameters"]["Cursor"] | undefined;
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -10402,8 +10402,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated relation expansions, from the operation's `x-include` list (inboxes `agent`, `domain`; messages `inbox`, `inbox.agent`, `inbox.domain`, `thread`; threads `inbox`, `inbox.agent`, `inbox.domain`); see the API description. */
-                include?: components["parameters"]["Include"];
-            };
+                include?: components["parameters"]["Include"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
@@ -10456,8 +10456,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path?: never;
             cookie?: never;
         };
@@ -10573,10 +10573,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 id: string;
@@ -10682,8 +10682,8 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Replays the original status and body on retry; the same key with a different body is `409 idempotency_conflict`. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"] | undefined;
+            } | undefined;
             path: {
                 org_id: components["parameters"]["OrgId"];
                 project_id: components["parameters"]["ProjectId"];
@@ -10825,10 +10825,10 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, default 50, clamped to 1-100. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit"] | undefined;
                 /** @description Opaque token from a prior `next_cursor`, passed back verbatim. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+                cursor?: components["parameters"]["Cursor"] | undefined;
+            } | undefined;
             header?: never;
             path: {
                 org_id: components["parameters"]["OrgId"];
