@@ -28,7 +28,7 @@ const formKeys = (submit, discard) => (e) => {
   e.stopPropagation();
 };
 
-function EditForm({ review, decide, onDiscard }) {
+function EditForm({ review, decide, onLook, onDiscard }) {
   const [subject, setSubject] = useState(review.draft.subject ?? '');
   const [text, setText] = useState(review.draft.text ?? '');
   const [preview, setPreview] = useState(false);
@@ -48,7 +48,9 @@ function EditForm({ review, decide, onDiscard }) {
   const step = () => {
     if (!Object.keys(c).length) return setProblem('Nothing changed yet.');
     setProblem(null);
-    if (!preview) return setPreview(true);
+    // The diff, drawn against the draft on screen now, is a look at it: a change shown before it
+    // does not hold the send that follows (one arriving while the diff is up does).
+    if (!preview) return onLook(), setPreview(true);
     decide('edit', c, 'Ctrl+Enter');
   };
   return html`<form class="edit" aria-label="Edit the draft" onSubmit=${(e) => (e.preventDefault(), step())}
@@ -192,7 +194,8 @@ export function ReviewPane({ base, id, feed, full, inbox, onDecided, announce })
     }
   };
   /** A form opened after a change was shown is a look at it: the form's submit is not held. */
-  const openForm = (verb) => (setDs({ ...dsRef.current, held: false }), setMode(verb));
+  const look = () => setDs({ ...dsRef.current, held: false });
+  const openForm = (verb) => (look(), setMode(verb));
   const discard = () => (setMode(null), heading.current?.focus());
 
   // The decision keys of whichever pane is on screen; typed keys belong to the field.
@@ -254,7 +257,7 @@ export function ReviewPane({ base, id, feed, full, inbox, onDecided, announce })
             : html`<button type="button" onClick=${() => decide(verb)}>${verb} <kbd>${VERB_KEYS[verb]}</kbd></button>`,
         )}
     </div>
-    ${mode === 'edit' && D.legal(review, 'edit') && html`<${EditForm} review=${review} decide=${decide} onDiscard=${discard} />`}
+    ${mode === 'edit' && D.legal(review, 'edit') && html`<${EditForm} review=${review} decide=${decide} onLook=${look} onDiscard=${discard} />`}
     ${mode && mode !== 'edit' && D.legal(review, mode) && html`<${NoteForm} key=${mode} action=${mode} decide=${decide} onDiscard=${discard} />`}
     ${full &&
     html`<section aria-labelledby="thread-title"><h2 id="thread-title">Conversation</h2><${Conversation} base=${base} review=${review} /></section>

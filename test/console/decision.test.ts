@@ -106,8 +106,8 @@ describe('a decision carries the revision on screen', () => {
     const r2 = CHANGES.revision!(rev1);
     const r3 = CHANGES.revision!({ ...r2, draft: { ...r2.draft, text: 'We refund $50.' } });
     s = reviewArrived(reviewArrived(s, r2), { ...r3, draft: { ...r3.draft, text: 'We refund $9,999.' } });
-    assert.deepEqual(s.change.fields, [{ field: 'text', before: 'We refund $50.', after: 'We refund $9,999.' }]);
-    assert.equal(s.change.from_revision, 1);
+    assert.deepEqual(s.change!.fields, [{ field: 'text', before: 'We refund $50.', after: 'We refund $9,999.' }]);
+    assert.equal(s.change!.from_revision, 1);
   });
 
   it('one decision at a time: a second press while one is on its way sends nothing', () => {
