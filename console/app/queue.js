@@ -114,14 +114,13 @@ export function Queue({ base, feed, inbox, announce }) {
           ? html`<p>Nothing waits for review.</p>`
           : html`<table class="queue">
               <caption class="visually-hidden">Reviews waiting for a human, newest activity first</caption>
-              <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Inbox</th><th scope="col">Updated</th><th scope="col">Category</th><th scope="col">Route</th><th scope="col">Flags</th></tr></thead>
+              <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Updated</th><th scope="col">Category</th><th scope="col">Route</th><th scope="col">Flags</th></tr></thead>
               <tbody>
                 ${list.map(
                   (r) => html`<tr key=${r.id} data-review=${r.id} class=${r.id === sel ? 'selected' : ''} aria-current=${r.id === sel ? 'true' : undefined}>
                     <td><button type="button" class="link" aria-pressed=${r.id === sel ? 'true' : 'false'} onClick=${() => setSelId(r.id)}>${r.draft.subject || '(no subject)'}</button>
                       <div class="hint">${r.intent?.summary ?? ''}</div></td>
                     <td>${whoList(r.draft.to)}</td>
-                    <td>${inbox(r.inbox_id)}</td>
                     <td><${When} at=${r.updated_at} /></td>
                     <td>${r.category_id ?? '—'}</td>
                     <td>${routeLabel(r)}</td>
