@@ -55,10 +55,12 @@ function SignIn({ problem, onSignedIn }) {
  */
 const ROUTES = [
   { path: '/console/', nav: 'Review queue', view: Queue },
-  { path: REVIEW_PATH, section: '/console/', view: ReviewPage },
+  // `locate`: the record an address names, under a project's API path. The address names no
+  // project, so on arrival the member's project that has it is the one shown.
+  { path: REVIEW_PATH, section: '/console/', view: ReviewPage, locate: (p) => `/reviews/${encodeURIComponent(p.id)}` },
   { path: '/console/mail', nav: 'Mail', view: Mail },
-  { path: '/console/mail/:inbox', section: '/console/mail', view: Mail },
-  { path: '/console/mail/:inbox/:message', section: '/console/mail', view: Mail },
+  { path: '/console/mail/:inbox', section: '/console/mail', view: Mail, locate: (p) => `/inboxes/${encodeURIComponent(p.inbox)}/messages?limit=1` },
+  { path: '/console/mail/:inbox/:message', section: '/console/mail', view: Mail, locate: (p) => `/inboxes/${encodeURIComponent(p.inbox)}/messages/${encodeURIComponent(p.message)}` },
   { path: '/console/settings', nav: 'Settings', view: Settings },
 ];
 const PROJECT_KEY = 'agent-inbox:project';
@@ -67,6 +69,19 @@ function Shell({ me, onSignOut }) {
   const choices = me.orgs.flatMap((o) => o.projects.map((p) => ({ key: `${o.id}/${p.id}`, label: `${o.name} / ${p.name}`, org: o.id, project: p.id })));
   const remembered = localStorage.getItem(PROJECT_KEY);
   const [pick, setPick] = useState(choices.some((c) => c.key === remembered) ? remembered : (choices[0]?.key ?? ''));
+  const [located, setLocated] = useState(choices.length < 2);
+  useEffect(() => {
+    if (located) return;
+    const here = matchRoute(ROUTES, location.pathname);
+    const locate = here?.route.locate;
+    if (!locate) return setLocated(true);
+    const order = [...choices].sort((a, b) => (b.key === pick) - (a.key === pick));
+    (async () => {
+      for (const c of order) {
+        if (await get(projectPath(c.org, c.project) + locate(here.params)).then(() => true, () => false)) return setPick(c.key);
+      }
+    })().finally(() => setLocated(true));
+  }, []);
   const [status, setStatus] = useState('');
   const [inboxes, setInboxes] = useState({});
   const loc = useLocation();
@@ -98,7 +113,9 @@ function Shell({ me, onSignOut }) {
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
     <p class="status" role="status" aria-live="polite">${status}</p>
-    ${!chosen
+    ${!located
+      ? html`<main><p>Loading…</p></main>`
+      : !chosen
       ? html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`
       : !View
         ? html`<main><h1>Not found</h1><p>The console has no page at ${loc.pathname}.</p></main>`

@@ -3,9 +3,12 @@
 // attachments, and the rules standing; and addresses that survive a reload, with back and forward.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { newId } from '../../storage/ids.ts';
+import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { seriousA11yViolations } from '../helpers/browser.ts';
+import { createTenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { deliverInbound } from '../reviews/setup.ts';
+import { INTENT, agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 import { noPageErrors, queue, select, showsRevision, startKit } from './queue-kit.ts';
 
 const k = await startKit();
@@ -87,4 +90,19 @@ test('a review and a message have addresses that survive a reload; back and forw
   await page.goBack();
   await page.getByRole('heading', { name: 'Review queue' }).waitFor();
   noPageErrors(log);
+});
+
+test("a review's address opens in whichever of the member's projects has it", async () => {
+  const other = await createTenant(svc, { plan: 'enterprise' });
+  const user = await upsertUser(svc.services.db, newId('usr'), k.tenant.email);
+  await insertMembership(svc.services.db, { org_id: other.orgId, user_id: user.id, project_id: null, role: 'owner' });
+  const theirs = await agentWithInbox(svc, other);
+  const sent = await theirs.send({ to: 'erin@globex.example', subject: 'In the other project', text: 'Hello Erin.', intent: INTENT });
+  assert.equal(sent.status, 202, sent.text);
+  // The page last showed the first project; the address alone brings the other one up.
+  await page.goto(`${svc.url}/console/reviews/${sent.body.review_id}`);
+  await page.getByRole('heading', { name: 'In the other project', level: 1 }).waitFor();
+  assert.equal(await page.getByRole('combobox', { name: 'Project' }).inputValue(), `${other.orgId}/${other.projectId}`);
+  // The first project was asked first and answered 404.
+  noPageErrors(log, /404/);
 });
