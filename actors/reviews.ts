@@ -575,7 +575,7 @@ export function humanDecision(s: ReviewServices, at: { org_id: string; project_i
   const common = { parent_revision: d.parent_revision, by_email: at.email };
   checkDecisionBody(d);
   return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
-    if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email };
+    if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email, parent_revision: d.parent_revision };
     return decisionEvent({ ...d, action: d.action }, snapshot, 'human', common);
   });
 }

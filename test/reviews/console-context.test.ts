@@ -44,3 +44,24 @@ test('a review says whether its draft was composed under the current rules', asy
   assert.equal(after.current_rules_version, before.rules_version + 1);
   assert.equal(after.rules_stale, true);
 });
+
+test('every console decision on a revision no longer current is 409 stale with the current revision, and decides nothing', async () => {
+  const send = await agent.send({ to: 'dana@acme.example', subject: 'Refund', text: 'We refund $50.', intent: INTENT });
+  const id = send.body.review_id;
+  const revised = await svc.api.post(`/v1/reviews/${id}/revisions`, { parent_revision: 1, text: 'We refund $5,000.' }, agent.key);
+  assert.equal(revised.status, 200, revised.text);
+  const before = (await svc.api.get(`${A}/reviews/${id}`, tenant.consoleToken)).body;
+  const bodies = [{ action: 'open' }, { action: 'approve' }, { action: 'edit', text: 'We refund $50.' }, { action: 'reject', feedback: 'No.' }, { action: 'cancel' }];
+  for (const body of bodies) {
+    const r = await svc.api.post(`${A}/reviews/${id}/decision`, { ...body, parent_revision: 1 }, tenant.consoleToken);
+    assert.equal(r.status, 409, `${body.action}: ${r.text}`);
+    assert.equal(r.body.code, 'stale', body.action);
+    assert.ok(r.body.errors.some((e: any) => e.field === 'revision' && e.code === '2'), body.action);
+  }
+  // Chat is legal only on an open review and a revision sends it back to needs_review, so a stale
+  // chat is refused for the state it would act on as well.
+  const chat = await svc.api.post(`${A}/reviews/${id}/decision`, { action: 'chat', message: 'Why?', parent_revision: 1 }, tenant.consoleToken);
+  assert.equal(chat.status, 409, chat.text);
+  const after = (await svc.api.get(`${A}/reviews/${id}`, tenant.consoleToken)).body;
+  assert.deepEqual([after.state, after.revision, after.version, after.feedback_history.length], [before.state, 2, before.version, before.feedback_history.length]);
+});
