@@ -13,3 +13,4 @@ export function decisionApplied(state: DecisionState, review: ShownReview | null
 export function decisionRefused(state: DecisionState, current: ShownReview | null): DecisionState;
 export function decisionFailed(state: DecisionState): DecisionState;
 export function changeSeen(state: DecisionState): DecisionState;
+export function checkedBeforeSend(state: DecisionState, fresh: ShownReview | null): { state: DecisionState; go: boolean };

@@ -71,6 +71,18 @@ export function decisionBody(shown, action, fields = {}) {
   return { ...rest, action, parent_revision: shown.revision };
 }
 
+/**
+ * The review read again just before a decision is sent. Some changes publish no event the page can
+ * follow (a composer's chat message goes to the reviewer, not onto the stream), and a chat keeps
+ * the revision, so the server's parent_revision check cannot see it: a newer version here stops
+ * the decision and shows the change, as a 409 would.
+ */
+export function checkedBeforeSend(state, fresh) {
+  if (!fresh || !state.shown || fresh.version <= state.shown.version) return { state, go: true };
+  // As after a 409: the press was spent on what was there before, so the next one decides.
+  return { state: { ...reviewArrived({ ...state, inFlight: false, later: null }, fresh), held: false }, go: false };
+}
+
 /** A read that arrived while a decision was on its way, judged now against what is shown. */
 const settle = (state) => (state.later ? reviewArrived({ ...state, later: null }, state.later) : state);
 

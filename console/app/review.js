@@ -173,6 +173,12 @@ export function ReviewPane({ base, id, feed, full, inbox, onDecided, announce })
     }
     const shown = r.state.shown;
     try {
+      const checked = D.checkedBeforeSend(dsRef.current, await get(url).catch(() => null));
+      if (!checked.go) {
+        setDs(checked.state);
+        announce(`Nothing was sent: this review changed while it was open. Revision ${checked.state.shown.revision} is on screen; press ${again} again to ${TO_DO[action]}.`);
+        return false;
+      }
       // A human chats on an open review: one still waiting is opened first, as the machine asks.
       if (action === 'chat' && shown.state === 'needs_review') await post(`${url}/decision`, { action: 'open', parent_revision: r.send.parent_revision });
       const after = await post(`${url}/decision`, r.send);

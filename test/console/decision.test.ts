@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  checkedBeforeSend,
   decisionApplied,
   decisionBody,
   decisionRefused,
@@ -69,6 +70,20 @@ describe('a decision carries the revision on screen', () => {
       });
     }
   }
+
+  it("a change that publishes no event (the composer's chat) is caught by the read just before the send, and holds it", () => {
+    const s = reviewArrived(initialDecisionState(), rev1);
+    const r = requestDecision(s, 'approve');
+    const chatted = CHANGES['chat message']!(rev1);
+    const checked = checkedBeforeSend(r.state, chatted);
+    assert.equal(checked.go, false);
+    assert.equal(checked.state.shown, chatted);
+    assert.deepEqual(checked.state.change!.notes.map((n: any) => n.message), ['Yes.']);
+    // The press was spent on what was there before; the next decides on what is shown.
+    const next = requestDecision(checked.state, 'approve');
+    assert.deepEqual(next.send, { action: 'approve', parent_revision: 1 });
+    assert.equal(checkedBeforeSend(next.state, chatted).go, true);
+  });
 
   it('a read of the same or an older version changes nothing and holds nothing', () => {
     const s = reviewArrived(initialDecisionState(), rev1);

@@ -141,3 +141,26 @@ for (const [verb, key, label, text, state, field] of [
     noPageErrors(log, /409/);
   });
 }
+
+test("the agent's chat answer, which keeps the revision and reaches no stream, still stops a until it is shown", async () => {
+  const id = await queue(k, 'Refund, chat answer', FIRST);
+  await openOwnPage(id);
+  await page.keyboard.press('c');
+  await focused(page, 'Message to the agent');
+  await page.keyboard.type('Why $50?');
+  await page.keyboard.press('Control+Enter');
+  await k.agent.until(id, 'chatting');
+  await page.locator('dd').filter({ hasText: 'chatting' }).waitFor();
+  const answer = await k.svc.api.post(`/v1/reviews/${id}/chat`, { message: 'The blender cost $5,000.' }, k.agent.key);
+  assert.equal(answer.status, 200, answer.text);
+  await page.keyboard.press('a');
+  await onScreenNow(1);
+  const changed = page.getByRole('region', { name: /Changed while open/ });
+  await changed.getByText('The blender cost $5,000.').waitFor();
+  assert.equal((await reviewNow(k, id)).state, 'chatting', 'nothing was decided');
+  sentNothing('Refund, chat answer');
+  await page.keyboard.press('a');
+  const mail = await received(k, 'Refund, chat answer');
+  assert.match(mail.mail.text!, /we refund \$50\./);
+  noPageErrors(log);
+});
