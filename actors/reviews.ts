@@ -31,7 +31,7 @@ import { newId } from '../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
 import { appendReviewerWork } from '../storage/reviewer-work.ts';
 import type { Config } from '../service/config.ts';
-import { recordOutcome } from './categories.ts';
+import { BACKLOG_STALENESS_TOLERANCE, recordOutcome } from './categories.ts';
 import { deliverToWebhooks } from './events.ts';
 import { chooseRoute } from './review-links.ts';
 import { applyEventIn, type Applied, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
@@ -47,6 +47,15 @@ export const REVIEWER_PUSH_QUEUE = 'reviewer-push';
 /** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
 /** The rules high-water a draft of this project is composed under now (0 before any rule). */
 export const currentRulesVersion = (db: Executor, r: { org_id: string; project_id: string }): Promise<number> => highWater(db, r.org_id, r.project_id);
+
+/**
+ * Where a draft stands against the project's rules now: composed under rules older than the
+ * high-water by more than the backlog's tolerance is stale, as the backlog counts it (needs_redraft).
+ */
+export async function rulesStanding(db: Executor, r: { org_id: string; project_id: string }, rulesVersion: number) {
+  const current = await currentRulesVersion(db, r);
+  return { current_rules_version: current, rules_stale: rulesVersion < current - BACKLOG_STALENESS_TOLERANCE };
+}
 
 const TERMINAL_OUTCOME: Record<string, 'sent' | 'cancelled'> = { sent: 'sent', auto_sent: 'sent', cancelled: 'cancelled' };
 
@@ -566,7 +575,7 @@ export function humanDecision(s: ReviewServices, at: { org_id: string; project_i
   const common = { parent_revision: d.parent_revision, by_email: at.email };
   checkDecisionBody(d);
   return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
-    if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email };
+    if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email, parent_revision: d.parent_revision };
     return decisionEvent({ ...d, action: d.action }, snapshot, 'human', common);
   });
 }

@@ -115,6 +115,18 @@ function setSession(ctx: Koa.Context, session: ConsoleSession, now: Date): void 
   });
 }
 
+/**
+ * The page's own addresses (`/console/reviews/rr_...`, `/console/mail/...`, any route the page
+ * registers): each is the same shell, so a reload or a shared link lands on that page. Files have
+ * an extension, and the page's modules and libraries live under app/ and vendor/.
+ */
+export function isPageAddress(p: string): boolean {
+  if (p === '/console/') return true;
+  if (p.startsWith('/console/app/') || p.startsWith('/console/vendor/')) return false;
+  const last = p.slice(p.lastIndexOf('/') + 1);
+  return !last.includes('.');
+}
+
 function sendAsset(ctx: Koa.Context, asset: Asset): void {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Cache-Control', 'no-cache');
@@ -150,7 +162,7 @@ export function consoleTransport(deps: ConsoleDeps): Koa.Middleware {
       throw new Problem('bad_request', { status: 405, detail: 'POST signs in, DELETE signs out.' });
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new Problem('bad_request', { status: 405, detail: 'Method not allowed on this path.' });
-    if (p === '/console/') {
+    if (isPageAddress(p)) {
       ctx.set('Content-Security-Policy', CONSOLE_CSP);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Referrer-Policy', 'no-referrer');

@@ -137,7 +137,7 @@ export type ReviewEvent =
       reroute?: RouteChoice;
     }
   | { type: 'restamp'; rules_version: number; parent_revision?: number }
-  | { type: 'cancel'; by: CancelledBy; reason?: string | null }
+  | { type: 'cancel'; by: CancelledBy; reason?: string | null; parent_revision?: number }
   | { type: 'delivered'; sent_message_id: string }
   | { type: 'delivery_failed'; error: string }
   | { type: 'delivery_unknown'; error?: string | null }
@@ -551,7 +551,8 @@ function escalateTransition() {
 
 function cancelAndDeadline() {
   return {
-    cancel: { target: 'cancelled', actions: ['acceptCancel', emit('review.cancelled')] },
+    // A human's cancel names the revision it saw, as every decision does; the composer's names none.
+    cancel: { guard: 'revisionCurrent', target: 'cancelled', actions: ['acceptCancel', emit('review.cancelled')] },
     deadline: { target: 'cancelled', actions: ['acceptCancel', emit('review.cancelled')] },
   } as const;
 }

@@ -3,6 +3,8 @@
 // until asked, links open outside), the addresses as sent, the authentication verdicts of a
 // received mail, its header block, the raw source and the attachments to download.
 import { get } from './api.js';
+import { navigate } from './router.js';
+import { When } from './time.js';
 import { html, useEffect, useState } from './ui.js';
 
 export const FOLDERS = [
@@ -101,7 +103,8 @@ function Message({ base, inbox, id, onBack }) {
     <dl class="facts">
       <dt>From</dt><dd>${who(m.from)}${forgedName(m.from) && html` <strong class="error">The name shows another address than the sender's.</strong>`}</dd>
       <dt>To</dt><dd>${(m.to ?? []).map(who).join(', ')}</dd>
-      <dt>Date</dt><dd>${m.date ?? m.received_at}</dd>
+      <dt>Cc</dt><dd>${(m.cc ?? []).map(who).join(', ') || '—'}</dd>
+      <dt>Date</dt><dd><${When} at=${m.date ?? m.received_at} /></dd>
       <dt>Message-ID</dt><dd>${m.message_id || '—'}</dd>
       <dt>Folder</dt><dd>${m.folder}</dd>
     </dl>
@@ -124,13 +127,17 @@ function Message({ base, inbox, id, onBack }) {
   </article>`;
 }
 
-export function Mail({ base }) {
+/** `/console/mail/:inbox/:message` is one message's address; `/console/mail/:inbox` an inbox's list. */
+const mailHref = (inbox, message) => `/console/mail/${encodeURIComponent(inbox)}${message ? `/${encodeURIComponent(message)}` : ''}`;
+
+export function Mail({ base, params = {} }) {
   const [inboxes, setInboxes] = useState(null);
-  const [inbox, setInbox] = useState(null);
+  const [inbox, setInbox] = useState(params.inbox ?? null);
   const [folder, setFolder] = useState('INBOX');
   const [q, setQ] = useState('');
   const [messages, setMessages] = useState(null);
-  const [open, setOpen] = useState(null);
+  const open = params.message ?? null;
+  const setOpen = (id) => navigate(mailHref(inbox, id));
   const load = async (id, query = '', f = folder) => {
     setMessages(null);
     // A search ranks matches across the inbox's folders; without one, the folder's newest.
@@ -140,14 +147,15 @@ export function Mail({ base }) {
   useEffect(() => {
     get(`${base}/inboxes?limit=100`).then((p) => {
       setInboxes(p.data);
-      if (p.data[0]) setInbox(p.data[0].id), load(p.data[0].id);
+      const first = params.inbox ?? p.data[0]?.id;
+      if (first) setInbox(first), load(first);
     });
   }, [base]);
   if (!inboxes) return html`<main><p>Loading…</p></main>`;
   return html`<main>
     <h1>Mail</h1>
     <nav aria-label="Inboxes"><ul class="inboxes">
-      ${inboxes.map((i) => html`<li><button type="button" aria-pressed=${i.id === inbox ? 'true' : 'false'} onClick=${() => (setInbox(i.id), setOpen(null), load(i.id))}>${i.address}</button></li>`)}
+      ${inboxes.map((i) => html`<li><button type="button" aria-pressed=${i.id === inbox ? 'true' : 'false'} onClick=${() => (setInbox(i.id), navigate(mailHref(i.id)), load(i.id))}>${i.address}</button></li>`)}
     </ul></nav>
     <nav aria-label="Folders"><ul class="inboxes folders">
       ${FOLDERS.map(([f, label]) => html`<li><button type="button" aria-pressed=${f === folder ? 'true' : 'false'} onClick=${() => (setFolder(f), setOpen(null), setQ(''), load(inbox, '', f))}>${label}</button></li>`)}
@@ -165,7 +173,7 @@ export function Mail({ base }) {
               : html`<div class="scroll"><table class="queue"><caption class="visually-hidden">Messages, newest first</caption>
                   <thead><tr><th scope="col">${folder === 'SENT' ? 'To' : 'From'}</th><th scope="col">Subject</th><th scope="col">Received</th><th scope="col">Folder</th></tr></thead>
                   <tbody>${messages.map(
-                    (m) => html`<tr><td>${folder === 'SENT' ? (m.to ?? []).map(who).join(', ') : who(m.from)}</td><td><button type="button" class="link" onClick=${() => setOpen(m.id)}>${m.subject || '(no subject)'}</button></td><td>${m.received_at}</td><td>${m.folder}</td></tr>`,
+                    (m) => html`<tr><td>${folder === 'SENT' ? (m.to ?? []).map(who).join(', ') : who(m.from)}</td><td><button type="button" class="link" onClick=${() => setOpen(m.id)}>${m.subject || '(no subject)'}</button></td><td><${When} at=${m.received_at} /></td><td>${m.folder}</td></tr>`,
                   )}</tbody></table></div>`}`}
   </main>`;
 }

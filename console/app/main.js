@@ -1,11 +1,13 @@
 // The console's entry: trade a one-time sign-in link for a session, or take a pasted token; then
-// pick an org and project and open the review queue, the mail viewer or the settings.
+// pick an org and project and open the page the address names (ROUTES).
 import { ApiError, call, get, projectPath } from './api.js';
 import { Mail } from './mail.js';
 import { AutoSendNotices } from './notices.js';
-import { Queue } from './queue.js';
+import { Queue, REVIEW_PATH, ReviewPage } from './queue.js';
+import { reviewFeed } from './live.js';
+import { hrefOf, matchRoute, navigate, useLocation } from './router.js';
 import { Settings } from './settings.js';
-import { html, render, useEffect, useState } from './ui.js';
+import { html, render, useEffect, useMemo, useState } from './ui.js';
 
 const SIGN_IN = '#sign-in=';
 
@@ -46,16 +48,56 @@ function SignIn({ problem, onSignedIn }) {
   </section>`;
 }
 
-const VIEWS = { queue: Queue, mail: Mail, settings: Settings };
+/**
+ * Every page of the console, by address: the first match wins, a reload serves the same shell
+ * (console/server.ts) and lands here again. A page with `nav` is listed in the header; `section`
+ * says which header entry a deeper page belongs to. A view gets `{ base, feed, inbox, announce, params }`.
+ */
+const ROUTES = [
+  { path: '/console/', nav: 'Review queue', view: Queue },
+  // `locate`: the record an address names, under a project's API path. The address names no
+  // project, so on arrival the member's project that has it is the one shown.
+  { path: REVIEW_PATH, section: '/console/', view: ReviewPage, locate: (p) => `/reviews/${encodeURIComponent(p.id)}` },
+  { path: '/console/mail', nav: 'Mail', view: Mail },
+  { path: '/console/mail/:inbox', section: '/console/mail', view: Mail, locate: (p) => `/inboxes/${encodeURIComponent(p.inbox)}/messages?limit=1` },
+  { path: '/console/mail/:inbox/:message', section: '/console/mail', view: Mail, locate: (p) => `/inboxes/${encodeURIComponent(p.inbox)}/messages/${encodeURIComponent(p.message)}` },
+  { path: '/console/settings', nav: 'Settings', view: Settings },
+];
+const PROJECT_KEY = 'agent-inbox:project';
 
 function Shell({ me, onSignOut }) {
   const choices = me.orgs.flatMap((o) => o.projects.map((p) => ({ key: `${o.id}/${p.id}`, label: `${o.name} / ${p.name}`, org: o.id, project: p.id })));
-  const [pick, setPick] = useState(choices[0]?.key ?? '');
-  const [view, setView] = useState('queue');
-  // A review opened from elsewhere (a notification) rather than from the queue's list.
-  const [focusReview, setFocusReview] = useState(null);
+  const remembered = localStorage.getItem(PROJECT_KEY);
+  const [pick, setPick] = useState(choices.some((c) => c.key === remembered) ? remembered : (choices[0]?.key ?? ''));
+  const [located, setLocated] = useState(choices.length < 2);
+  useEffect(() => {
+    if (located) return;
+    const here = matchRoute(ROUTES, location.pathname);
+    const locate = here?.route.locate;
+    if (!locate) return setLocated(true);
+    const order = [...choices].sort((a, b) => (b.key === pick) - (a.key === pick));
+    (async () => {
+      for (const c of order) {
+        if (await get(projectPath(c.org, c.project) + locate(here.params)).then(() => true, () => false)) return setPick(c.key);
+      }
+    })().finally(() => setLocated(true));
+  }, []);
+  const [status, setStatus] = useState('');
+  const [inboxes, setInboxes] = useState({});
+  const loc = useLocation();
   const chosen = choices.find((c) => c.key === pick);
-  const openReview = (id) => (setFocusReview(id), setView('queue'));
+  const base = chosen && projectPath(chosen.org, chosen.project);
+  // One stream of review events per project, shared by every view.
+  const feed = useMemo(() => base && reviewFeed(base), [base]);
+  useEffect(() => () => feed?.close(), [feed]);
+  useEffect(() => {
+    if (!base) return;
+    localStorage.setItem(PROJECT_KEY, pick);
+    get(`${base}/inboxes?limit=100`).then((p) => setInboxes(Object.fromEntries(p.data.map((i) => [i.id, i.address]))), () => {});
+  }, [base]);
+  const found = matchRoute(ROUTES, loc.pathname);
+  const section = found && (found.route.section ?? found.route.path);
+  const View = found?.route.view;
   return html`<header class="bar">
       <strong>agent-inbox</strong>
       ${choices.length > 1 &&
@@ -64,19 +106,20 @@ function Shell({ me, onSignOut }) {
       </select></label>`}
       ${choices.length === 1 && html`<span>${choices[0].label}</span>`}
       <nav aria-label="Views">
-        <button type="button" aria-pressed=${view === 'queue' ? 'true' : 'false'} onClick=${() => setView('queue')}>Review queue</button>
-        <button type="button" aria-pressed=${view === 'mail' ? 'true' : 'false'} onClick=${() => setView('mail')}>Mail</button>
-        <button type="button" aria-pressed=${view === 'settings' ? 'true' : 'false'} onClick=${() => setView('settings')}>Settings</button>
+        ${ROUTES.filter((r) => r.nav).map((r) => html`<button type="button" aria-pressed=${section === r.path ? 'true' : 'false'} onClick=${() => navigate(r.path)}>${r.nav}</button>`)}
       </nav>
-      ${chosen && html`<${AutoSendNotices} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} onOpenReview=${openReview} />`}
+      ${chosen && html`<${AutoSendNotices} key=${chosen.key} base=${base} onOpenReview=${(id) => navigate(hrefOf(REVIEW_PATH, { id }))} />`}
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
-    ${chosen
-      ? view === 'queue'
-        ? html`<${Queue} key=${`${chosen.key}/${focusReview}`} base=${projectPath(chosen.org, chosen.project)} initialOpen=${focusReview} />`
-        : html`<${VIEWS[view]} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} />`
-      : html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`}`;
+    <p class="status" role="status" aria-live="polite">${status}</p>
+    ${!located
+      ? html`<main><p>Loading…</p></main>`
+      : !chosen
+      ? html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`
+      : !View
+        ? html`<main><h1>Not found</h1><p>The console has no page at ${loc.pathname}.</p></main>`
+        : html`<${View} key=${`${chosen.key}${found.route.path}`} base=${base} feed=${feed} inbox=${(id) => inboxes[id] ?? id} announce=${setStatus} params=${found.params} />`}`;
 }
 
 function App() {

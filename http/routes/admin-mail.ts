@@ -2,11 +2,12 @@
 // within the path's org and project; the html is served as an inert document of its own.
 import { findAttachment, findMessageSource, findMessageWithAttachments, inboxIdOfMessage, searchMessages } from '../../storage/messages.ts';
 import { findInboxInScope } from '../../storage/inboxes.ts';
+import { findThreadWithMessages } from '../../storage/threads.ts';
 import { notFound } from '../../machines/problems.ts';
 import { servedContentType } from '../../machines/policy/attachment-serving.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { decodeCursor, page, pageLimit } from '../paging.ts';
-import { presentMessage, presentMessageSummary } from '../present/messages.ts';
+import { presentMessage, presentMessageSummary, presentThread } from '../present/messages.ts';
 import { setDownloadHeaders } from './messages.ts';
 
 const isOffsetCursor = (v: any): v is { offset: number } => Number.isSafeInteger(v?.offset) && v.offset >= 0;
@@ -70,6 +71,15 @@ export function adminMailRoutes(s: Services): RouteTable {
       const found = await findMessageWithAttachments(s.db, at, id);
       if (!found) throw notFound('message');
       ctx.body = presentMessage(inbox.address, found.message, found.attachments);
+    },
+    adminGetThread: async (ctx) => {
+      const inbox = await pathInbox(s, ctx);
+      const found = await findThreadWithMessages(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, ctx.state.params.thread_id!);
+      if (!found) throw notFound('thread');
+      ctx.body = {
+        ...presentThread(found.thread),
+        messages: found.messages.map(({ message, attachments }) => presentMessage(inbox.address, message, attachments)),
+      };
     },
     adminGetMessageHtml: async (ctx) => {
       const { at, id } = await pathMessage(s, ctx);

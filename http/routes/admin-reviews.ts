@@ -1,6 +1,6 @@
 // Console plane of the Review Loop: settings, the human queue and decisions, machine snapshots.
 import { categoryKind } from '../../actors/categories.ts';
-import { humanDecision, reviewKind, reviewView } from '../../actors/reviews.ts';
+import { humanDecision, reviewKind, reviewView, rulesStanding } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
 import { supportCaseKind } from '../../actors/support.ts';
@@ -48,7 +48,8 @@ export function adminReviewRoutes(s: Services): RouteTable {
       const row = await findReview(s.db, { ...at(ctx), agent_id: null, inbox_id: null }, ctx.state.params.review_id!);
       if (!row) throw notFound('review');
       const history = await listFeedback(s.db, row.org_id, row.id);
-      ctx.body = { ...presentReview(reviewView(row, 'human')), feedback_history: history.map(presentFeedback) };
+      const view = reviewView(row, 'human');
+      ctx.body = { ...presentReview(view), ...(await rulesStanding(s.db, row, view.rules_version)), feedback_history: history.map(presentFeedback) };
     },
     adminDecideReview: async (ctx) => {
       const row = await humanDecision(s, { ...at(ctx), email: ctx.state.console!.email }, ctx.state.params.review_id!, ctx.state.body);

@@ -9,6 +9,7 @@ export const CONSOLE_OPERATIONS: Readonly<Record<string, ConsoleNeed>> = {
   adminClaimSignup: 'any',
   adminListMessages: 'read',
   adminGetMessage: 'read',
+  adminGetThread: 'read',
   adminGetMessageHtml: 'read',
   adminGetMessageRaw: 'read',
   adminGetAttachment: 'read',

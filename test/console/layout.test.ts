@@ -46,7 +46,7 @@ describe('layoutMachine', () => {
 
   it('draws one arrow per pair of states, labelled with every event between them', () => {
     const cancel = arrows.find((a) => a.from === 'needs_review' && a.to === 'cancelled');
-    assert.deepEqual(cancel?.events, ['cancel', 'deadline']);
+    assert.deepEqual(cancel?.events, ['cancel [revisionCurrent]', 'deadline']);
     assert.equal(arrows.length, new Set(graph.edges.map((e) => `${e.from}>${e.to}`)).size);
     for (const a of arrows) assert.match(arrowPath(boxes.get(a.from)!, boxes.get(a.to)!), /^M [\d.-]+ [\d.-]+ C /);
   });

@@ -28,8 +28,10 @@ test("a review's machine view marks its current state, highlights the transition
   assert.equal(sent.status, 202, sent.text);
   const id = sent.body.review_id;
   assert.equal((await agent.decide(id, { action: 'open' })).status, 200);
+  // Selected in the queue, then opened on its own page, where the machine is.
   await page.locator(`tr[data-review="${id}"]`).getByRole('button').click();
-  await page.getByRole('heading', { name: 'Draw my machine' }).waitFor();
+  await page.getByRole('link', { name: /Open the review/ }).click();
+  await page.getByRole('heading', { name: 'Draw my machine', level: 1 }).waitFor();
   await page.getByRole('button', { name: 'Show the machine' }).click();
   const view = page.getByRole('region', { name: /Machine: review, now in_review/ });
   await view.waitFor();
@@ -50,13 +52,15 @@ test("a review's machine view marks its current state, highlights the transition
   assert.deepEqual(await seriousA11yViolations(page), [], 'the machine view passes axe');
   assert.deepEqual(log.errors.splice(0), []);
   await page.keyboard.press('x');
+  await page.keyboard.press('Control+Enter');
   await agent.until(id, 'cancelled');
   await page.getByRole('heading', { name: 'Review queue' }).waitFor();
 });
 
 test('a mail sent on its own in an auto_notify category shows up as a notification without a reload; mark seen clears it for good', async () => {
   const navigations: string[] = [];
-  page.on('framenavigated', (f) => navigations.push(f.url()));
+  // A page load, not a move between the page's own addresses.
+  page.on('load', () => navigations.push(page.url()));
   // A small test dial: graduation needs nothing, and a first mail to a recipient may go on its own.
   const dial = await svc.api.patch(`${A}/review-settings`, { graduate_min_approvals: 0, graduate_min_age_hours: 0, first_contact_gate: false }, tenant.consoleToken);
   assert.equal(dial.status, 200, dial.text);

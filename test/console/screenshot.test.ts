@@ -87,6 +87,7 @@ test(`a signed-in review queue with drafts waiting, a review with its conversati
 
   // The first draft's machine: where it is, how it got there.
   await page.getByRole('button', { name: drafts[0]!.subject }).click();
+  await page.getByRole('link', { name: /Open the review/ }).click();
   await page.getByRole('button', { name: 'Show the machine' }).click();
   const machine = page.getByRole('region', { name: /Machine: review, now in_review/ });
   await machine.getByRole('img').waitFor();

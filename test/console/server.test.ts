@@ -60,10 +60,23 @@ test('every script the page loads is served as JavaScript, and together they sta
   assert.ok(gzipped < 100 * 1024, `the console's scripts weigh ${gzipped} bytes gzipped`);
 });
 
+test("the page's own addresses (a review, a message, any page it routes) are the page, so a reload lands there", async () => {
+  const shell = await (await fetch(`${svc.url}/console/`)).text();
+  for (const p of ['/console/reviews/rr_0123456789abcdef', '/console/mail/inb_abc/msg_0123456789abcdefabc', '/console/settings']) {
+    const r = await fetch(svc.url + p);
+    assert.equal(r.status, 200, p);
+    assert.match(r.headers.get('content-type')!, /text\/html/);
+    assert.match(r.headers.get('content-security-policy')!, /default-src 'none'/);
+    assert.equal(await r.text(), shell);
+  }
+});
+
 test('an unknown console file is a 404 problem', async () => {
-  const r = await svc.api.get('/console/app/nope.js');
-  assert.equal(r.status, 404);
-  assert.equal(r.body.code, 'not_found');
+  for (const p of ['/console/app/nope.js', '/console/app/nope', '/console/nope.css']) {
+    const r = await svc.api.get(p);
+    assert.equal(r.status, 404, p);
+    assert.equal(r.body.code, 'not_found');
+  }
 });
 
 test('a sign-in link works once: the session cookie is HttpOnly, SameSite=Strict and ends with the token', async () => {

@@ -92,6 +92,13 @@ describe('classifyRejection', () => {
     assert.equal(classifyRejection(revised, { type: 'reject', by: 'human', parent_revision: 1 }), 'stale');
   });
 
+  it("a human's cancel names the revision it saw like every decision; the composer's names none", () => {
+    const revised = at([submit, { type: 'revise', parent_revision: 1 }]);
+    assert.equal(classifyRejection(revised, { type: 'cancel', by: 'human', parent_revision: 1 }), 'stale');
+    assert.equal(classifyRejection(revised, { type: 'cancel', by: 'human', parent_revision: 2 }), null);
+    assert.equal(classifyRejection(revised, { type: 'cancel', by: 'composer' }), null);
+  });
+
   it('is wrong_state when the verb is illegal here, even with an old revision', () => {
     const approved = at([submit, { type: 'approve', by: 'human' }]);
     assert.equal(classifyRejection(approved, { type: 'revise', parent_revision: 0 }), 'wrong_state');

@@ -161,6 +161,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/threads/{thread_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A thread with every message, oldest first, for a console member.
+         * @description The conversation a review's draft belongs to (its `draft.thread_id`), as the agent plane's
+         *     `getThread` reads it: each message with both bodies; the html is read through the
+         *     message's own `/html`, which serves it inert.
+         */
+        get: operations["adminGetThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/members": {
         parameters: {
             query?: never;
@@ -3910,6 +3938,10 @@ export interface components {
         };
         ConsoleReview: components["schemas"]["Review"] & {
             feedback_history?: components["schemas"]["ReviewFeedback"][] | undefined;
+            /** @description The project's rules high-water now. */
+            current_rules_version: number;
+            /** @description The draft was composed under older rules than the staleness tolerance allows (as the category backlog counts needs_redraft). */
+            rules_stale: boolean;
         };
         MachineSnapshot: {
             kind: string;
@@ -5692,6 +5724,34 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description The inbox id (`inb_...`), or its address as an alias, within the key's reach. */
+                inbox_id: components["parameters"]["InboxId"];
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadWithMessages"];
                 };
             };
             401: components["responses"]["Problem"];
