@@ -15,13 +15,14 @@ import {
 } from '../storage/idempotency.ts';
 import { sealerFor } from '../service/encryption.ts';
 import { SESSION_COOKIE } from '../service/identity.ts';
-import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
+import { authenticateAgent, authenticateConsole, authorizeConsole, bearerToken, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
 import { nulProblem, validationProblem, type Validators } from './validate.ts';
 import { parseInclude } from './include.ts';
+import { crossOriginProblem, originOf } from './same-origin.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
 
 type Middleware = Koa.Middleware<ApiState>;
@@ -52,14 +53,22 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
 }
 
 function authenticate(op: OperationSpec, s: Services): Middleware {
+  const configured = originOf(s.config.publicBaseUrl);
   return async (ctx, next) => {
+    const ownOrigins = [`${ctx.protocol}://${ctx.host}`.toLowerCase(), ...(configured ? [configured] : [])];
     if (op.plane === 'agent') {
       const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now(), { spentSignupKey: op.spentSignupKey });
       ctx.state.auth = auth;
       ctx.state.rateWindow = window;
       requirePermission(auth, op.permissions);
     } else if (op.plane === 'console') {
-      const who = await authenticateConsole(s.identity, ctx.get('authorization'), ctx.cookies.get(SESSION_COOKIE));
+      const cookie = ctx.cookies.get(SESSION_COOKIE);
+      // Before the session is even verified: a forged write learns nothing about the cookie.
+      if (cookie && !bearerToken(ctx.get('authorization'))) {
+        const refused = crossOriginProblem({ method: ctx.method, origin: ctx.get('origin'), fetchSite: ctx.get('sec-fetch-site'), own: ownOrigins });
+        if (refused) throw refused;
+      }
+      const who = await authenticateConsole(s.identity, ctx.get('authorization'), cookie);
       ctx.state.console = await authorizeConsole(
         s.db,
         who,

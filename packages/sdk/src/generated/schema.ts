@@ -3695,7 +3695,7 @@ export interface components {
              * @description The error's code, from the closed registry the service raises its errors from (the served document lists it as `enum`).
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden_scope" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
+            code: "bad_request" | "unauthorized" | "forbidden_scope" | "cross_origin_refused" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
             request_id?: string;
             errors?: {
                 field: string;
