@@ -20,7 +20,7 @@ import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
-import { nulProblem, validationProblem, type Validators } from './validate.ts';
+import { jsonTooDeep, nulProblem, tooDeepProblem, validationProblem, type Validators } from './validate.ts';
 import { parseInclude } from './include.ts';
 import { crossOriginProblem, originOf } from './same-origin.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
@@ -132,8 +132,10 @@ async function parseBody(ctx: ApiContext, op: OperationSpec, declared: number | 
     if (!ctx.is('application/json', '+json')) {
       throw new Problem('bad_request', { status: 415, detail: 'Send the body as application/json.' });
     }
+    const text = raw.toString('utf8');
+    if (jsonTooDeep(text)) throw tooDeepProblem();
     try {
-      ctx.state.body = JSON.parse(raw.toString('utf8'));
+      ctx.state.body = JSON.parse(text);
     } catch {
       throw new Problem('bad_request', { detail: 'The body is not valid JSON.', errors: [{ field: 'body', code: 'invalid_json' }] });
     }
