@@ -8277,6 +8277,9 @@ export interface operations {
                     /**
                      * Format: uri
                      * @description Stored with the inbox; delivery of `message.received` to it is configured with webhooks.
+                     *     Checked as a webhook's `url` is: a target on a private, loopback or link-local
+                     *     address (unless `WEBHOOK_ALLOW_PRIVATE`), or a host that does not resolve, is
+                     *     `400` naming `webhook_url` (code `target_refused`).
                      */
                     webhook_url?: string | null;
                     /** @description Idempotency key, alias of the `Idempotency-Key` header. */
@@ -8448,7 +8451,10 @@ export interface operations {
                     domain_id?: string;
                     domain?: string;
                     username?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Checked as on `POST /v1/inboxes`.
+                     */
                     webhook_url?: string | null;
                 };
             };
