@@ -2,9 +2,10 @@
 // of hostile values in each path and query parameter and each body field (NUL, deep nesting, huge
 // and negative numbers, wrong types, forged cursors, empty ids, long strings), sent with a valid
 // credential of the operation's plane so the values get past authentication. No answer may be a
-// 5xx, and the service must still answer afterwards. What this found when it was written: integers
-// past int4 reaching their columns, forged cursors carrying NUL or an unreadable date into the
-// query, and bodies nested 100 000 deep overflowing the call stack, each a 500.
+// 5xx, and the service must still answer afterwards. What this found when it was written, each a
+// 500: an enrollment token's max_mailboxes and daily_send_limit past int4 reaching their columns,
+// and `""` as a rule's category_id or a category's agent_id breaking their table constraints. It
+// runs in about 30 s on two busy cores (some 2 700 requests, four at a time).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
@@ -79,12 +80,13 @@ const typeOf = (schema: Json | undefined): string => {
 };
 /**
  * Hostile JSON values for a body field of the schema's type: empty, NUL, long and wrong-typed for
- * strings; negative, past int4, past int64 and fractional for numbers; wrong shapes for the rest.
+ * strings; negative, past int4, past int64, fractional and wrong-typed for numbers; wrong shapes
+ * for the rest.
  */
 function bodyValues(schema: Json | undefined): unknown[] {
   switch (typeOf(schema)) {
-    case 'string': return ['', 'a\u0000b', LONG, 2 ** 31, null, {}];
-    case 'integer': case 'number': return [-1, 2 ** 31, 2 ** 63, 1e308, 1.5, '', null];
+    case 'string': return ['', 'a\u0000b', LONG, 2 ** 31];
+    case 'integer': case 'number': return [-1, 2 ** 31, 2 ** 63, 1.5, ''];
     case 'boolean': return ['', 2 ** 63, null];
     case 'array': return ['', [''], ['a\u0000'], [LONG], [null], deep(40)];
     case 'object': return ['', [], deep(40), { '': null }];
@@ -142,7 +144,7 @@ function probesOf(op: OperationSpec): Probe[] {
 type Outcome = { probe: Probe; status: number; text: string };
 
 // Long-lived answers (event streams, long polls) are read up to their status line and then let go.
-const STREAM_PATIENCE_MS = 1500;
+const STREAM_PATIENCE_MS = 500;
 
 async function run(probe: Probe): Promise<Outcome> {
   const { op } = probe;
