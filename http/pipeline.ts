@@ -55,7 +55,6 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
 function authenticate(op: OperationSpec, s: Services): Middleware {
   const configured = originOf(s.config.publicBaseUrl);
   return async (ctx, next) => {
-    const ownOrigins = [`${ctx.protocol}://${ctx.host}`.toLowerCase(), ...(configured ? [configured] : [])];
     if (op.plane === 'agent') {
       const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now(), { spentSignupKey: op.spentSignupKey });
       ctx.state.auth = auth;
@@ -65,7 +64,9 @@ function authenticate(op: OperationSpec, s: Services): Middleware {
       const cookie = ctx.cookies.get(SESSION_COOKIE);
       // Before the session is even verified: a forged write learns nothing about the cookie.
       if (cookie && !bearerToken(ctx.get('authorization'))) {
-        const refused = crossOriginProblem({ method: ctx.method, origin: ctx.get('origin'), fetchSite: ctx.get('sec-fetch-site'), own: ownOrigins });
+        // The console's origin: this request's own scheme and host, or PUBLIC_BASE_URL's (behind a proxy).
+        const own = [`${ctx.protocol}://${ctx.host}`.toLowerCase(), ...(configured ? [configured] : [])];
+        const refused = crossOriginProblem({ method: ctx.method, origin: ctx.get('origin'), fetchSite: ctx.get('sec-fetch-site'), own });
         if (refused) throw refused;
       }
       const who = await authenticateConsole(s.identity, ctx.get('authorization'), cookie);
