@@ -5,7 +5,7 @@
 // 5xx, and the service must still answer afterwards. What this found when it was written, each a
 // 500: an enrollment token's max_mailboxes and daily_send_limit past int4 reaching their columns,
 // and `""` as a rule's category_id or a category's agent_id breaking their table constraints. It
-// runs in about 30 s on two busy cores (some 2 700 requests, four at a time).
+// runs in about 30 s on two busy cores (over 2 500 requests, four at a time).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
