@@ -11,6 +11,7 @@ import { countMailboxCreated, lockEnrollmentToken } from '../storage/enrollment-
 import { newId, randomToken } from '../storage/ids.ts';
 import { countInboxesOfOrg, insertInbox, lockOrgForInboxes, type InboxWithPolicy } from '../storage/inboxes.ts';
 import { Problem, badRequest, notFound, quotaExceeded } from '../machines/problems.ts';
+import { webhookTargetProblem } from './webhook-transport.ts';
 
 export type CreateInboxInput = {
   org_id: string;
@@ -36,12 +37,18 @@ export async function createInbox(
   input: CreateInboxInput,
   now: Date,
   plans: Plans = DEFAULT_PLANS,
+  opts: { webhookAllowPrivate: boolean } = { webhookAllowPrivate: false },
 ): Promise<InboxWithPolicy> {
   if (input.key_ceiling === 'inbox') {
     throw new Problem('forbidden_scope', { detail: 'An inbox key reaches one inbox and cannot create another.' });
   }
   const chosen = input.username === undefined ? null : checkUsername(input.username);
   if (chosen && !chosen.ok) throw badRequest('username', `The username is not usable: ${chosen.reason}.`);
+  // Checked as a webhook's url is: a target the service would refuse to post to is not stored.
+  if (input.webhook_url) {
+    const problem = await webhookTargetProblem(input.webhook_url, opts.webhookAllowPrivate);
+    if (problem) throw badRequest('webhook_url', `webhook_url ${problem}.`, 'target_refused');
+  }
 
   return withTransaction(pool, async (tx) => {
     const org = await lockOrgForInboxes(tx, input.org_id);

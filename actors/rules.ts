@@ -18,6 +18,7 @@ import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
+import { categoryVisible } from '../storage/categories.ts';
 import {
   findRule,
   highWater,
@@ -154,11 +155,21 @@ export const ruleKind: MachineKind = {
 
 // ---- Writing
 
-async function checkInput(tx: pg.ClientBase, home: RuleHome, r: Pick<RuleRevision, 'scope' | 'category_id' | 'scope_agent_id' | 'rule_text'>): Promise<void> {
+/** `viewer`: the agent proposing the rule, whose private categories it may name; null for a human, who sees every one. */
+async function checkInput(
+  tx: pg.ClientBase,
+  home: RuleHome,
+  r: Pick<RuleRevision, 'scope' | 'category_id' | 'scope_agent_id' | 'rule_text'>,
+  viewer: string | null,
+): Promise<void> {
   if (r.rule_text.trim() === '') throw badRequest('rule_text', 'rule_text must not be empty.');
   if (r.rule_text.length > MAX_RULE_TEXT) throw badRequest('rule_text', `rule_text is longer than ${MAX_RULE_TEXT} characters.`, 'too_long');
   if (r.scope === 'category' && !r.category_id) throw badRequest('category_id', 'A rule of scope category needs a category_id.', 'required');
   if (r.scope !== 'category' && r.category_id) throw badRequest('category_id', 'category_id is set only when scope is category.');
+  // A category that does not exist, or that the caller cannot see, is 404 as if it did not exist.
+  if (r.category_id && !(await categoryVisible(tx, { org_id: home.org_id, project_id: home.project_id || null, agent_id: viewer }, r.category_id))) {
+    throw new Problem('not_found', { detail: `No such category ${r.category_id}.`, errors: [{ field: 'category_id', code: 'not_found' }] });
+  }
   if (r.scope_agent_id) {
     const agent = await findAgentInOrg(tx, home.org_id, r.scope_agent_id);
     if (!agent || (home.project_id && agent.project_id !== home.project_id)) throw badRequest('scope_agent_id', 'No such agent here.', 'not_found');
@@ -229,7 +240,7 @@ export async function createRule(
       author_email: author.kind === 'human' ? author.email : null,
       source_review_id: source?.review_id ?? null,
     };
-    await checkInput(tx, home, rev);
+    await checkInput(tx, home, rev, author.kind === 'agent' ? author.agent_id : null);
     const status = author.kind === 'agent' ? 'proposed' : (input.status ?? 'active');
     const created = await writeRevision(tx, deps.queue, rev, status);
     if (author.kind === 'human') await audit(tx, home, 'create', null, created, author.email);
@@ -288,7 +299,7 @@ async function newRevisionOf(
   status: 'proposed' | 'active',
   restores = false,
 ): Promise<RuleRow> {
-  await checkInput(tx, home, fields);
+  await checkInput(tx, home, fields, null);
   const next = await writeRevision(
     tx,
     queue,

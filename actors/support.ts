@@ -320,7 +320,8 @@ export async function listFeedback(db: Pool, caller: SupportCaller, projectId: s
     object: 'list' as const,
     data: data.map((r) => feedbackView(r, cases)),
     has_more,
-    next_cursor: has_more && last ? Buffer.from(JSON.stringify({ t: last.created_at.toISOString(), id: last.id })).toString('base64url') : null,
+    /** Where the next page starts; the transport turns it into its own cursor. */
+    next: has_more && last ? { t: last.created_at.toISOString(), id: last.id } : null,
   };
 }
 

@@ -15,13 +15,14 @@ import {
 } from '../storage/idempotency.ts';
 import { sealerFor } from '../service/encryption.ts';
 import { SESSION_COOKIE } from '../service/identity.ts';
-import { authenticateAgent, authenticateConsole, authorizeConsole, checkProjectAssertion, requirePermission } from './auth.ts';
+import { authenticateAgent, authenticateConsole, authorizeConsole, bearerToken, checkProjectAssertion, requirePermission } from './auth.ts';
 import type { ApiContext, ApiState, Route, Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { Problem } from '../machines/problems.ts';
 import type { OperationSpec } from './openapi.ts';
-import { nulProblem, validationProblem, type Validators } from './validate.ts';
+import { jsonTooDeep, nulProblem, tooDeepProblem, validationProblem, type Validators } from './validate.ts';
 import { parseInclude } from './include.ts';
+import { crossOriginProblem, originOf } from './same-origin.ts';
 import type { ConsoleNeed } from '../machines/policy/console-roles.ts';
 
 type Middleware = Koa.Middleware<ApiState>;
@@ -52,6 +53,7 @@ export function operationChain(op: OperationSpec, route: Route, validators: Vali
 }
 
 function authenticate(op: OperationSpec, s: Services): Middleware {
+  const configured = originOf(s.config.publicBaseUrl);
   return async (ctx, next) => {
     if (op.plane === 'agent') {
       const { auth, window } = await authenticateAgent(s.db, ctx.get('authorization'), s.now(), { spentSignupKey: op.spentSignupKey });
@@ -59,7 +61,15 @@ function authenticate(op: OperationSpec, s: Services): Middleware {
       ctx.state.rateWindow = window;
       requirePermission(auth, op.permissions);
     } else if (op.plane === 'console') {
-      const who = await authenticateConsole(s.identity, ctx.get('authorization'), ctx.cookies.get(SESSION_COOKIE));
+      const cookie = ctx.cookies.get(SESSION_COOKIE);
+      // Before the session is even verified: a forged write learns nothing about the cookie.
+      if (cookie && !bearerToken(ctx.get('authorization'))) {
+        // The console's origin: this request's own scheme and host, or PUBLIC_BASE_URL's (behind a proxy).
+        const own = [`${ctx.protocol}://${ctx.host}`.toLowerCase(), ...(configured ? [configured] : [])];
+        const refused = crossOriginProblem({ method: ctx.method, origin: ctx.get('origin'), fetchSite: ctx.get('sec-fetch-site'), own });
+        if (refused) throw refused;
+      }
+      const who = await authenticateConsole(s.identity, ctx.get('authorization'), cookie);
       ctx.state.console = await authorizeConsole(
         s.db,
         who,
@@ -124,8 +134,10 @@ async function parseBody(ctx: ApiContext, op: OperationSpec, declared: number | 
     if (!ctx.is('application/json', '+json')) {
       throw new Problem('bad_request', { status: 415, detail: 'Send the body as application/json.' });
     }
+    const text = raw.toString('utf8');
+    if (jsonTooDeep(text)) throw tooDeepProblem();
     try {
-      ctx.state.body = JSON.parse(raw.toString('utf8'));
+      ctx.state.body = JSON.parse(text);
     } catch {
       throw new Problem('bad_request', { detail: 'The body is not valid JSON.', errors: [{ field: 'body', code: 'invalid_json' }] });
     }

@@ -17,7 +17,7 @@ import { loadApiDocument } from './openapi.ts';
 import { problemsBase } from './pipeline.ts';
 import { presentReview } from './present/reviews.ts';
 import { createReviewerFeed, type WorkSink } from './reviewer-feed.ts';
-import { compileValidators, nulProblem, validationProblem } from './validate.ts';
+import { compileValidators, jsonTooDeep, nulProblem, tooDeepProblem, validationProblem } from './validate.ts';
 
 export const REVIEWER_WS_PATH = '/v1/reviewer/ws';
 const DECISION_OPERATION = 'decideReview';
@@ -60,8 +60,10 @@ export function attachReviewerSocket(server: http.Server, s: Services): Reviewer
     try {
       const { type: _type, ref: _ref, review_id, ...body } = frame;
       if (typeof review_id !== 'string' || review_id === '') throw badRequest('review_id', 'A decision frame names the review_id it decides.', 'required');
-      const nul = nulProblem({}, {}, body);
+      // The checks an HTTP decision gets: its path parameter and its body.
+      const nul = nulProblem({ review_id }, {}, body);
       if (nul) throw nul;
+      if (decisionBody.params && !decisionBody.params({ review_id })) throw validationProblem(decisionBody.params.errors ?? [], 'review_id');
       if (!decisionBody.body!(body)) throw validationProblem(decisionBody.body!.errors ?? [], 'body', decisionBody.bodyKeys);
       const row = await reviewerDecision(s, who, review_id, body as ReviewerDecisionInput);
       return { status: 200, body: presentReview(reviewView(row, 'reviewer_agent')) };
@@ -106,8 +108,15 @@ export function attachReviewerSocket(server: http.Server, s: Services): Reviewer
     };
     ws.on('message', (data: RawData, isBinary: boolean) => {
       let frame: unknown;
+      const text = isBinary ? '' : data.toString();
+      // The same depth limit as an HTTP body, checked before the frame is parsed.
+      if (jsonTooDeep(text)) {
+        const r = errorResponse(tooDeepProblem(), requestId(), base);
+        void sendFrame({ type: 'problem', ref: null, status: r.status, body: r.body });
+        return;
+      }
       try {
-        frame = isBinary ? undefined : JSON.parse(data.toString());
+        frame = isBinary ? undefined : JSON.parse(text);
       } catch {
         frame = undefined;
       }

@@ -127,25 +127,69 @@ export function validationProblem(errors: ErrorObject[], root: string, acceptedK
 // (a 500) or could never match a stored one. It is refused before anything reads the database.
 const NUL = '\u0000';
 
-/** The first value (or object key) holding U+0000, as a dotted field path ('' for the root); null when none does. */
+/**
+ * The first value (or object key) holding U+0000, as a dotted field path ('' for the root); null
+ * when none does. Walked with a stack of its own, not by recursion: a body is depth-checked before
+ * it is parsed, but nothing here should depend on that to keep the call stack whole.
+ */
 export function nulField(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes(NUL) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  const join = (key: string | number) => (path ? `${path}.${key}` : String(key));
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulField(value[i], join(i));
-      if (found !== null) return found;
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path }];
+  while (stack.length > 0) {
+    const { value: v, path: at } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) return at;
+      continue;
     }
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes(NUL)) return path || 'body';
-    const found = nulField(item, join(key));
-    if (found !== null) return found;
+    if (v === null || typeof v !== 'object') continue;
+    const join = (key: string | number) => (at ? `${at}.${key}` : String(key));
+    const children: Array<{ value: unknown; path: string }> = [];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) children.push({ value: v[i], path: join(i) });
+    } else {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.includes(NUL)) return at || 'body';
+        children.push({ value: item, path: join(key) });
+      }
+    }
+    // Pushed last first, so the first field in document order is the one reported.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return null;
 }
+
+/**
+ * How deep a JSON body may nest (objects and arrays). No request of the API comes near it; a body
+ * nested 100 000 deep used to overflow the call stack of the recursive walks after parsing (a 500).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether the JSON text nests deeper than `limit`, read from its characters in one pass, before it
+ * is parsed: brackets inside strings are skipped, escapes included. Text that is not JSON at all is
+ * left for the parser to refuse.
+ */
+export function jsonTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** The 400 for a body nested past MAX_JSON_DEPTH. */
+export const tooDeepProblem = (field = 'body'): Problem =>
+  new Problem('bad_request', {
+    detail: `${field} nests objects and arrays more than ${MAX_JSON_DEPTH} deep.`,
+    errors: [{ field, code: 'too_deep', detail: `at most ${MAX_JSON_DEPTH} levels of nesting` }],
+  });
 
 /** A 400 naming the parameter or body field that holds U+0000; null when none does. */
 export function nulProblem(params: Record<string, unknown>, query: Record<string, unknown>, body?: unknown): Problem | null {

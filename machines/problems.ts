@@ -32,6 +32,12 @@ export const ERROR_CODES = {
     meaning: 'The credential is valid but lacks the scope or tier for this call, including a non-org key on the org wildcard, an escalating create, or a `project_id` that is not the key\'s.',
     action: 'Use a key that holds the permission named in `detail`, or drop the mismatched `project_id`. Retrying with the same key fails the same way.',
   },
+  cross_origin_refused: {
+    status: 403,
+    title: 'Cross-origin request refused',
+    meaning: 'A console-plane write (POST, PUT, PATCH, DELETE) authenticated by the web console\'s session cookie came from another origin: its `Origin` header, or without one its `Sec-Fetch-Site`, was not the console\'s own. Nothing changed.',
+    action: 'Make the change from the console page itself, or from another client send the session token as `Authorization: Bearer <token>` instead of the cookie.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',

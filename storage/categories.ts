@@ -54,6 +54,20 @@ export async function findCategory(db: Executor, r: CategoryReader, id: string):
   return rows[0] ?? null;
 }
 
+/**
+ * Whether a category exists where a rule may name it: in the project, as the reader sees it (an
+ * agent sees the shared ones and its own); with no project (an org-layer rule), in any of the org's.
+ */
+export async function categoryVisible(db: Executor, r: { org_id: string; project_id: string | null; agent_id: string | null }, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM categories
+      WHERE org_id = $1 AND id = $2 AND ($3::text IS NULL OR project_id = $3)
+        AND ($4::text IS NULL OR scope = 'org_shared' OR agent_id = $4)`,
+    [r.org_id, id, r.project_id, r.agent_id],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
 export async function listCategories(db: Executor, r: CategoryReader): Promise<CategoryRow[]> {
   const { rows } = await db.query<CategoryRow>(
     `SELECT ${COLUMNS} FROM ${FROM}

@@ -6,7 +6,7 @@ import { findThreadWithMessages } from '../../storage/threads.ts';
 import { notFound } from '../../machines/problems.ts';
 import { servedContentType } from '../../machines/policy/attachment-serving.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentMessage, presentMessageSummary, presentThread } from '../present/messages.ts';
 import { setDownloadHeaders } from './messages.ts';
 
@@ -49,7 +49,7 @@ export function adminMailRoutes(s: Services): RouteTable {
       const inbox = await pathInbox(s, ctx);
       const q = ctx.state.query;
       const limit = pageLimit(q.limit);
-      const offset = decodeCursor(q.cursor, isOffsetCursor)?.offset ?? 0;
+      const offset = cursorsFor(s.config).decode(q.cursor, isOffsetCursor)?.offset ?? 0;
       const rows = await searchMessages(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, {
         q: typeof q.q === 'string' && q.q.trim() !== '' ? q.q : null,
         from: null,
@@ -63,7 +63,7 @@ export function adminMailRoutes(s: Services): RouteTable {
         limit: limit + 1,
         offset,
       });
-      const { data, has_more, next_cursor } = page(rows, limit, () => ({ offset: offset + limit }));
+      const { data, has_more, next_cursor } = cursorsFor(s.config).page(rows, limit, () => ({ offset: offset + limit }));
       ctx.body = { object: 'list', data: data.map((m) => presentMessageSummary(inbox.address, m)), has_more, next_cursor };
     },
     adminGetMessage: async (ctx) => {

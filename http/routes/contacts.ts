@@ -7,7 +7,7 @@ import { findProject } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { Problem, notFound } from '../../machines/problems.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentContact, presentSuppression } from '../present/reviews.ts';
 
 const isContactCursor = (v: any): v is ContactCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
@@ -35,9 +35,9 @@ export function contactRoutes(s: Services): RouteTable {
       const limit = pageLimit(ctx.state.query.limit);
       const rows = await listContacts(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, {
         limit: limit + 1,
-        after: decodeCursor(ctx.state.query.cursor, isContactCursor),
+        after: cursorsFor(s.config).decode(ctx.state.query.cursor, isContactCursor),
       });
-      const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+      const p = cursorsFor(s.config).page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
       ctx.body = { object: 'list', data: p.data.map(presentContact), has_more: p.has_more, next_cursor: p.next_cursor };
     },
     addContact: async (ctx) => {
@@ -58,8 +58,8 @@ export function contactRoutes(s: Services): RouteTable {
     listSuppressions: async (ctx) => {
       const at = await projectOf(s, ctx);
       const limit = pageLimit(ctx.state.query.limit);
-      const rows = await listSuppressions(s.db, at, { limit: limit + 1, after: decodeCursor(ctx.state.query.cursor, isSuppressionCursor) });
-      const p = page(rows, limit, (last) => ({ created_us: last.created_us, email: last.email }));
+      const rows = await listSuppressions(s.db, at, { limit: limit + 1, after: cursorsFor(s.config).decode(ctx.state.query.cursor, isSuppressionCursor) });
+      const p = cursorsFor(s.config).page(rows, limit, (last) => ({ created_us: last.created_us, email: last.email }));
       ctx.body = { object: 'list', data: p.data.map(presentSuppression), has_more: p.has_more, next_cursor: p.next_cursor };
     },
     checkSuppression: async (ctx) => {

@@ -6,7 +6,7 @@ import { listInboxes, type InboxCursor } from '../../storage/inboxes.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { callerInbox, callerScope, listScope } from '../inbox-access.ts';
 import { inboxIncludes, withIncluded } from '../include.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentInbox } from '../present/inboxes.ts';
 
 const NO_CONTENT = { status: 204, body: null, headers: {} };
@@ -15,8 +15,8 @@ const isInboxCursor = (v: any): v is InboxCursor => Number.isSafeInteger(v?.crea
 
 const inboxPage = async (s: Services, ctx: ApiContext, scope: Parameters<typeof listInboxes>[1]) => {
   const limit = pageLimit(ctx.state.query.limit);
-  const rows = await listInboxes(s.db, scope, { limit: limit + 1, after: decodeCursor(ctx.state.query.cursor, isInboxCursor) });
-  return page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+  const rows = await listInboxes(s.db, scope, { limit: limit + 1, after: cursorsFor(s.config).decode(ctx.state.query.cursor, isInboxCursor) });
+  return cursorsFor(s.config).page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
 };
 
 export function inboxRoutes(s: Services): RouteTable {
@@ -40,6 +40,7 @@ export function inboxRoutes(s: Services): RouteTable {
         },
         s.now(),
         s.config.plans,
+        { webhookAllowPrivate: s.config.webhookAllowPrivate },
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);
@@ -96,6 +97,7 @@ export function inboxRoutes(s: Services): RouteTable {
         },
         s.now(),
         s.config.plans,
+        { webhookAllowPrivate: s.config.webhookAllowPrivate },
       );
       ctx.status = 201;
       ctx.body = presentInbox(inbox);

@@ -16,7 +16,7 @@ import { notFound } from '../../machines/problems.ts';
 import { asciiFallback, safeFilename, servedContentType } from '../../machines/policy/attachment-serving.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { messageIncludes, withIncluded } from '../include.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentAttachment, presentMessage, presentMessageSummary } from '../present/messages.ts';
 
 const keyOf = (inbox: { org_id: string; id: string }): InboxKey => ({ org_id: inbox.org_id, inbox_id: inbox.id });
@@ -36,9 +36,9 @@ export function messageRoutes(s: Services): RouteTable {
     listMessages: async (ctx) => {
       const inbox = await callerInbox(s, ctx);
       const limit = pageLimit(ctx.state.query.limit);
-      const before = decodeCursor(ctx.state.query.cursor, isSeqCursor);
+      const before = cursorsFor(s.config).decode(ctx.state.query.cursor, isSeqCursor);
       const rows = await listMessages(s.db, keyOf(inbox), { folder: ctx.state.query.folder ?? 'INBOX', limit: limit + 1, before: before?.seq ?? null });
-      const { data, has_more, next_cursor } = page(rows, limit, (last) => ({ seq: last.seq }));
+      const { data, has_more, next_cursor } = cursorsFor(s.config).page(rows, limit, (last) => ({ seq: last.seq }));
       const included = await messageIncludes(s, callerScope(ctx), inbox, data, ctx.state.include);
       ctx.body = { object: 'list', data: data.map((m) => withIncluded(presentMessageSummary(inbox.address, m), included.get(m.id))), has_more, next_cursor };
     },
@@ -85,7 +85,7 @@ export function messageRoutes(s: Services): RouteTable {
       const inbox = await callerInbox(s, ctx);
       const q = ctx.state.query;
       const limit = pageLimit(q.limit);
-      const offset = decodeCursor(q.cursor, isOffsetCursor)?.offset ?? 0;
+      const offset = cursorsFor(s.config).decode(q.cursor, isOffsetCursor)?.offset ?? 0;
       const rows = await searchMessages(s.db, keyOf(inbox), {
         q: typeof q.q === 'string' && q.q.trim() !== '' ? q.q : null,
         from: q.from ?? null,
@@ -99,7 +99,7 @@ export function messageRoutes(s: Services): RouteTable {
         limit: limit + 1,
         offset,
       });
-      const { data, has_more, next_cursor } = page(rows, limit, () => ({ offset: offset + limit }));
+      const { data, has_more, next_cursor } = cursorsFor(s.config).page(rows, limit, () => ({ offset: offset + limit }));
       const included = await messageIncludes(s, callerScope(ctx), inbox, data, ctx.state.include);
       ctx.body = {
         object: 'list',

@@ -6,7 +6,7 @@ import { reviewView, reviewerDecision, type ReviewerScope } from '../../actors/r
 import { listReviewLinks, type QueueCursor, type ReviewLinkCursor } from '../../storage/review-links.ts';
 import { badRequest } from '../../machines/problems.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { decodeCursor, encodeCursor, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentReviewLink } from '../present/review-links.ts';
 import { presentReview } from '../present/reviews.ts';
 import { createReviewerFeed } from '../reviewer-feed.ts';
@@ -31,7 +31,7 @@ export function reviewerRoutes(s: Services): RouteTable {
     },
     adminListReviewLinks: async (ctx) => {
       const limit = pageLimit(ctx.state.query.limit);
-      const rows = await listReviewLinks(s.db, at(ctx), { limit: limit + 1, after: decodeCursor(ctx.state.query.cursor, isLinkCursor) });
+      const rows = await listReviewLinks(s.db, at(ctx), { limit: limit + 1, after: cursorsFor(s.config).decode(ctx.state.query.cursor, isLinkCursor) });
       const has_more = rows.length > limit;
       const data = rows.slice(0, limit);
       const last = data[data.length - 1];
@@ -39,7 +39,7 @@ export function reviewerRoutes(s: Services): RouteTable {
         object: 'list',
         data: data.map(presentReviewLink),
         has_more,
-        next_cursor: has_more && last ? encodeCursor({ created_at: new Date(last.created_at).toISOString(), id: last.id }) : null,
+        next_cursor: has_more && last ? cursorsFor(s.config).encode({ created_at: new Date(last.created_at).toISOString(), id: last.id }) : null,
       };
     },
     adminUpdateReviewLink: async (ctx) => {
@@ -55,11 +55,11 @@ export function reviewerRoutes(s: Services): RouteTable {
     },
     getReviewerQueue: async (ctx) => {
       const limit = pageLimit(ctx.state.query.limit);
-      const items = await reviewerQueuePage(s.db, reviewerOf(ctx), { limit, after: decodeCursor(ctx.state.query.cursor, isQueueCursor) });
+      const items = await reviewerQueuePage(s.db, reviewerOf(ctx), { limit, after: cursorsFor(s.config).decode(ctx.state.query.cursor, isQueueCursor) });
       const has_more = items.length > limit;
       const data = items.slice(0, limit);
       const last = data[data.length - 1];
-      ctx.body = { object: 'list', data: data.map((i) => i.item), has_more, next_cursor: has_more && last ? encodeCursor(last.cursor) : null };
+      ctx.body = { object: 'list', data: data.map((i) => i.item), has_more, next_cursor: has_more && last ? cursorsFor(s.config).encode(last.cursor) : null };
     },
     streamReviewerWork: async (ctx) => {
       const feed = await stream.prepare(reviewerOf(ctx), ctx.get('last-event-id') || ctx.state.query.last_event_id);

@@ -6,7 +6,7 @@ import { findReview, listFeedback, listReviews, type ReviewCursor, type ReviewSc
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
-import { decodeCursor, encodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentFeedback, presentReview, presentReviewEvent } from '../present/reviews.ts';
 
 const scopeOf = (ctx: ApiContext): ComposerScope => {
@@ -28,10 +28,10 @@ export async function reviewPage(s: Services, ctx: ApiContext, scope: ReviewScop
   const rows = await listReviews(s.db, scope, {
     states: q.state ? String(q.state).split(',') : null,
     limit: limit + 1,
-    after: decodeCursor(q.cursor, isReviewCursor),
+    after: cursorsFor(s.config).decode(q.cursor, isReviewCursor),
     order,
   });
-  const p = page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
+  const p = cursorsFor(s.config).page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
   return { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, viewer))), has_more: p.has_more, next_cursor: p.next_cursor };
 }
 
@@ -48,19 +48,19 @@ async function eventQuery(s: Services, ctx: ApiContext) {
   return {
     review_id: q.review_id ? String(q.review_id) : null,
     inbox_id: await inboxFilter(s, ctx),
-    after_id: decodeCursor(q.cursor, isEventCursor)?.after ?? 0,
+    after_id: cursorsFor(s.config).decode(q.cursor, isEventCursor)?.after ?? 0,
     limit: pageLimit(q.limit),
   };
 }
 
-function eventPage(rows: Awaited<ReturnType<typeof drainReviewEvents>>, limit: number) {
+function eventPage(s: Services, rows: Awaited<ReturnType<typeof drainReviewEvents>>, limit: number) {
   const has_more = rows.length > limit;
   const data = has_more ? rows.slice(0, limit) : rows;
   return {
     object: 'list',
     data: data.map(presentReviewEvent),
     has_more,
-    next_cursor: has_more ? encodeCursor({ after: data[data.length - 1]!.id }) : null,
+    next_cursor: has_more ? cursorsFor(s.config).encode({ after: data[data.length - 1]!.id }) : null,
   };
 }
 
@@ -77,7 +77,7 @@ export function reviewRoutes(s: Services): RouteTable {
   return {
     listReviewEvents: async (ctx) => {
       const q = await eventQuery(s, ctx);
-      ctx.body = eventPage(await drainReviewEvents(s.db, reachOf(ctx), q), q.limit);
+      ctx.body = eventPage(s, await drainReviewEvents(s.db, reachOf(ctx), q), q.limit);
     },
     waitForReviewEvent: async (ctx) => {
       const q = await eventQuery(s, ctx);
@@ -85,7 +85,7 @@ export function reviewRoutes(s: Services): RouteTable {
       // The response closing before we answered means the client went away.
       const closed = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
       const { rows, timed_out } = await waitForReviewEvents(s, reachOf(ctx), q, timeout, closed);
-      ctx.body = { ...eventPage(rows, q.limit), timed_out };
+      ctx.body = { ...eventPage(s, rows, q.limit), timed_out };
     },
     ackReviewEvents: async (ctx) => {
       const cursors = await ackEvents(s.db, reachOf(ctx), body(ctx).acks ?? [], body(ctx).broadcast_ids ?? []);

@@ -18,7 +18,7 @@ import {
 import { REOPEN_WINDOW_MS } from '../../machines/support-case.ts';
 import { automaticFeedbackAllowed, listCases, setAutomaticFeedback, type FeedbackCursor } from '../../storage/support.ts';
 import type { ApiContext, Handler, Route, RouteTable, Services } from '../context.ts';
-import { decodeCursor, encodeCursor } from '../paging.ts';
+import { cursorsFor } from '../paging.ts';
 
 const caller = (ctx: ApiContext): SupportCaller => ctx.state.auth!;
 const facts = (s: Services, ctx: ApiContext): RequestFacts => ({
@@ -41,13 +41,13 @@ export function supportRoutes(s: Services): RouteTable {
   const deps = { db: s.db, queue: s.queue, config: s.config };
   const casePage = async (ctx: ApiContext, where: { org_id: string | null; project_id: string | null }) => {
     const limit = limitOf(ctx.state.query.limit, 50);
-    const after = decodeCursor(ctx.state.query.cursor, isNumberCursor);
+    const after = cursorsFor(s.config).decode(ctx.state.query.cursor, isNumberCursor);
     const status = ctx.state.query.status ? String(ctx.state.query.status) : null;
     const rows = await listCases(s.db, { ...where, agent_id: null, status, limit, before_number: after?.n ?? null });
     const has_more = rows.length > limit;
     const data = has_more ? rows.slice(0, limit) : rows;
     const last = data[data.length - 1];
-    return { object: 'list', data: data.map((c) => caseView(c, s.config.publicBaseUrl)), has_more, next_cursor: has_more && last ? encodeCursor({ n: String(last.number) }) : null };
+    return { object: 'list', data: data.map((c) => caseView(c, s.config.publicBaseUrl)), has_more, next_cursor: has_more && last ? cursorsFor(s.config).encode({ n: String(last.number) }) : null };
   };
 
   const submit: Route = {
@@ -79,8 +79,9 @@ export function supportRoutes(s: Services): RouteTable {
   return {
     submitFeedback: submit,
     listFeedback: async (ctx) => {
-      const after = decodeCursor(ctx.state.query.cursor, isFeedbackCursor);
-      ctx.body = await listFeedback(s.db, caller(ctx), project(ctx), { limit: limitOf(ctx.state.query.limit, 25), after });
+      const after = cursorsFor(s.config).decode(ctx.state.query.cursor, isFeedbackCursor);
+      const { next, ...list } = await listFeedback(s.db, caller(ctx), project(ctx), { limit: limitOf(ctx.state.query.limit, 25), after });
+      ctx.body = { ...list, next_cursor: next ? cursorsFor(s.config).encode(next) : null };
     },
     getReportingPolicy: async (ctx) => {
       await supportProject(s.db, caller(ctx), project(ctx));

@@ -4,7 +4,7 @@ import type { RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { includedInbox, withIncluded } from '../include.ts';
-import { decodeCursor, page, pageLimit } from '../paging.ts';
+import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentMessage, presentThread } from '../present/messages.ts';
 
 const isThreadCursor = (v: any): v is ThreadCursor => Number.isSafeInteger(v?.last_seq) && typeof v?.id === 'string';
@@ -14,9 +14,9 @@ export function threadRoutes(s: Services): RouteTable {
     listThreads: async (ctx) => {
       const inbox = await callerInbox(s, ctx);
       const limit = pageLimit(ctx.state.query.limit);
-      const before = decodeCursor(ctx.state.query.cursor, isThreadCursor);
+      const before = cursorsFor(s.config).decode(ctx.state.query.cursor, isThreadCursor);
       const rows = await listThreads(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, { limit: limit + 1, before });
-      const { data, has_more, next_cursor } = page(rows, limit, (last) => ({ last_seq: last.last_seq, id: last.id }));
+      const { data, has_more, next_cursor } = cursorsFor(s.config).page(rows, limit, (last) => ({ last_seq: last.last_seq, id: last.id }));
       const included = ctx.state.include.has('inbox') ? { inbox: await includedInbox(s, callerScope(ctx), inbox, ctx.state.include) } : undefined;
       ctx.body = { object: 'list', data: data.map((t) => withIncluded(presentThread(t), included)), has_more, next_cursor };
     },

@@ -10,6 +10,8 @@ const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);
 const O = `/v1/admin/orgs/${tenant.orgId}`;
 const A = `${O}/projects/${tenant.projectId}`;
+// Rules of scope category name a category of the project that exists.
+const orders: string = (await svc.api.post(`${A}/categories`, { name: 'Orders' }, tenant.consoleToken)).body.id;
 const human = (path: string, body: object = {}) => svc.api.post(path, body, tenant.consoleToken);
 const me = await tenant.enroll('composer');
 const other = await tenant.enroll('other-agent');
@@ -28,7 +30,7 @@ test('the ladder: hard first, then project and per-agent over org, then by prior
   const mineSoft = await rule(`${A}/rules`, { rule_text: 'per-agent soft p0', scope_agent_id: me.agentId, priority: 0 });
   const projSoftHigh = await rule(`${A}/rules`, { rule_text: 'project soft p50', priority: 50 });
   await rule(`${A}/rules`, { rule_text: 'for the other agent', scope_agent_id: other.agentId, priority: 1000 });
-  const cat = await rule(`${A}/rules`, { rule_text: 'orders category', scope: 'category', category_id: 'cat_orders', priority: 7 });
+  const cat = await rule(`${A}/rules`, { rule_text: 'orders category', scope: 'category', category_id: orders, priority: 7 });
   await rule(`${A}/rules`, { rule_text: 'a proposal', status: 'proposed', priority: 999 });
   const retired = await rule(`${A}/rules`, { rule_text: 'withdrawn', priority: 999 });
   await human(`${A}/rules/${retired.id}/retire`);
@@ -50,7 +52,7 @@ test('the ladder: hard first, then project and per-agent over org, then by prior
   assert.equal(typeof r.body.rules_version, 'number');
   assert.ok(r.body.rules_version >= 8, 'every activation that applies here raised the high-water');
 
-  const withCategory = await svc.api.get('/v1/rules?category_id=cat_orders', me.agentKey);
+  const withCategory = await svc.api.get(`/v1/rules?category_id=${orders}`, me.agentKey);
   assert.deepEqual(withCategory.body.data.map((x: any) => x.id), [projHard.id, orgHard.id, mineSoft.id, projSoftHigh.id, cat.id, projSoft.id, orgSoftHigh.id]);
   assert.equal(withCategory.body.rules_version, r.body.rules_version);
 

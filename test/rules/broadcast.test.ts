@@ -8,6 +8,8 @@ import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);
 const A = `/v1/admin/orgs/${tenant.orgId}/projects/${tenant.projectId}`;
+// Rules of scope category name a category of the project that exists.
+const orders: string = (await svc.api.post(`${A}/categories`, { name: 'Orders' }, tenant.consoleToken)).body.id;
 const human = (path: string, body: object = {}) => svc.api.post(path, body, tenant.consoleToken);
 const first = await agentWithInbox(svc, tenant, { handle: 'first' });
 const second = await agentWithInbox(svc, tenant, { handle: 'second' });
@@ -80,6 +82,6 @@ test('a category rule reaches only drafts of that category', async () => {
   await ackAll(first);
   const plain = await draft(first);
   await ackAll(first);
-  await human(`${A}/rules`, { rule_text: 'Quote the order number.', scope: 'category', category_id: 'cat_orders' });
+  await human(`${A}/rules`, { rule_text: 'Quote the order number.', scope: 'category', category_id: orders });
   assert.ok(!(await changed(first)).some((e: any) => e.review_id === plain));
 });

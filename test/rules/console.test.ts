@@ -11,6 +11,8 @@ const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);
 const O = `/v1/admin/orgs/${tenant.orgId}`;
 const A = `${O}/projects/${tenant.projectId}`;
+// Rules of scope category name a category of the project that exists.
+const orders: string = (await svc.api.post(`${A}/categories`, { name: 'Orders' }, tenant.consoleToken)).body.id;
 const token = tenant.consoleToken;
 const db = svc.services.db;
 
@@ -116,9 +118,9 @@ test('bad input names the field and writes nothing', async () => {
     assert.equal(r.body.code, 'bad_request');
     assert.ok(r.body.errors.some((e: any) => e.field === field), `${JSON.stringify(body)} names ${field}: ${r.text}`);
   }
-  const cat = await post(`${A}/rules`, { rule_text: 'Quote the order number.', scope: 'category', category_id: 'cat_orders' });
+  const cat = await post(`${A}/rules`, { rule_text: 'Quote the order number.', scope: 'category', category_id: orders });
   assert.equal(cat.status, 201, cat.text);
-  assert.equal(cat.body.category_id, 'cat_orders');
+  assert.equal(cat.body.category_id, orders);
   assert.equal(await count(), n + 1);
 });
 

@@ -62,13 +62,15 @@ test('an edited draft becomes a proposed rule naming the review; the agent reads
 
 test('scope category without category_id takes the review\'s category; a review without one is 400 naming category_id', async () => {
   const reviewId = await edited();
+  // A rule names only a category that exists.
+  const orders: string = (await human(`${A}/categories`, { name: 'Orders' })).body.id;
   await db.query(
-    `UPDATE machine_instances SET snapshot = jsonb_set(snapshot, '{context,category_id}', '"cat_orders"') WHERE kind = 'review' AND id = $1`,
-    [reviewId],
+    `UPDATE machine_instances SET snapshot = jsonb_set(snapshot, '{context,category_id}', to_jsonb($2::text)) WHERE kind = 'review' AND id = $1`,
+    [reviewId, orders],
   );
   const r = await human(`${A}/reviews/${reviewId}/propose-rule`, { rule_text: 'Quote the order number.', scope: 'category' });
   assert.equal(r.status, 201, r.text);
-  assert.deepEqual([r.body.scope, r.body.category_id], ['category', 'cat_orders']);
+  assert.deepEqual([r.body.scope, r.body.category_id], ['category', orders]);
 
   const plain = await edited();
   const n = await ruleCount();

@@ -443,7 +443,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "format": "uri",
           "maxLength": 2048,
           "pattern": "^https?://",
-          "description": "Stored with the inbox; delivery of `message.received` to it is configured with webhooks."
+          "description": "Stored with the inbox; delivery of `message.received` to it is configured with webhooks.\nChecked as a webhook's `url` is: a target on a private, loopback or link-local\naddress (unless `WEBHOOK_ALLOW_PRIVATE`), or a host that does not resolve, is\n`400` naming `webhook_url` (code `target_refused`).\n"
         },
         "client_id": {
           "type": "string",
@@ -939,7 +939,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "parent_revision": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "feedback": {
           "type": [
@@ -1031,10 +1032,12 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "review_id": {
           "type": "string",
+          "minLength": 1,
           "maxLength": 200
         },
         "inbox_id": {
           "type": "string",
+          "minLength": 1,
           "maxLength": 320
         }
       }
@@ -1062,10 +1065,12 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "review_id": {
           "type": "string",
+          "minLength": 1,
           "maxLength": 200
         },
         "inbox_id": {
           "type": "string",
+          "minLength": 1,
           "maxLength": 320
         }
       }
@@ -1110,6 +1115,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "maxItems": 1000,
           "items": {
             "type": "string",
+            "minLength": 1,
             "maxLength": 200
           }
         }
@@ -1140,6 +1146,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "inbox_id": {
           "type": "string",
+          "minLength": 1,
           "maxLength": 320
         }
       }
@@ -1231,7 +1238,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "parent_revision": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "client_id": {
           "type": "string",
@@ -1262,11 +1270,13 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "parent_revision": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "rules_version": {
           "type": "integer",
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 2147483647
         },
         "to": {
           "description": "One string (`a@x.example`, `\"Dana\" <dana@acme.example>` or several separated by commas), or\na list of such strings or of `{email, name}`. Each address counts once.\n",
@@ -1405,7 +1415,8 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
         },
         "parent_revision": {
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "client_id": {
           "type": "string",
@@ -1463,6 +1474,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "string",
             "null"
           ],
+          "minLength": 1,
           "maxLength": 200,
           "description": "Required when `scope` is `category`, and only then."
         },
@@ -1471,6 +1483,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "string",
             "null"
           ],
+          "minLength": 1,
           "maxLength": 200,
           "description": "A per-agent rule."
         },
@@ -2363,6 +2376,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "type": "integer",
           "format": "int64",
           "minimum": 0,
+          "maximum": 9007199254740991,
           "description": "The newest update's sequence this reply answers (0 when the case has none)."
         }
       },

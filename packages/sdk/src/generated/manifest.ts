@@ -1103,6 +1103,7 @@ export const REVIEW_LOOP_MANIFEST = {
             "bad_request",
             "unauthorized",
             "forbidden_scope",
+            "cross_origin_refused",
             "not_found",
             "conflict",
             "support_record_deleted",

@@ -3761,7 +3761,7 @@ export interface components {
              * @description The error's code, from the closed registry the service raises its errors from (the served document lists it as `enum`).
              * @enum {string}
              */
-            code: "bad_request" | "unauthorized" | "forbidden_scope" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
+            code: "bad_request" | "unauthorized" | "forbidden_scope" | "cross_origin_refused" | "not_found" | "conflict" | "support_record_deleted" | "idempotency_conflict" | "breadth_required" | "quota_exceeded" | "rate_limited" | "domain_not_allowed" | "recipient_blocked" | "recipient_suppressed" | "intent_required" | "wrong_state" | "terminal" | "stale" | "born_stale" | "send_needs_reconciliation" | "graduation_locked" | "maturity_gate_unmet" | "scope_taken" | "not_configured" | "unavailable" | "domain_unavailable" | "internal" | "reply_context_required" | "reply_context_changed" | "reply_workflow_required" | "reply_already_pending";
             request_id?: string | undefined;
             errors?: {
                 field: string;
@@ -8423,6 +8423,9 @@ export interface operations {
                     /**
                      * Format: uri
                      * @description Stored with the inbox; delivery of `message.received` to it is configured with webhooks.
+                     *     Checked as a webhook's `url` is: a target on a private, loopback or link-local
+                     *     address (unless `WEBHOOK_ALLOW_PRIVATE`), or a host that does not resolve, is
+                     *     `400` naming `webhook_url` (code `target_refused`).
                      */
                     webhook_url?: string | null | undefined;
                     /** @description Idempotency key, alias of the `Idempotency-Key` header. */
@@ -8594,7 +8597,10 @@ export interface operations {
                     domain_id?: string | undefined;
                     domain?: string | undefined;
                     username?: string | undefined;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Checked as on `POST /v1/inboxes`.
+                     */
                     webhook_url?: string | null | undefined;
                 };
             };
