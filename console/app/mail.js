@@ -144,6 +144,11 @@ export function Mail({ base, params = {} }) {
     const page = await get(`${base}/inboxes/${id}/messages?limit=50${query ? `&q=${encodeURIComponent(query)}` : `&folder=${f}`}`);
     setMessages(page.data);
   };
+  // One view for the section's addresses (keyed by section in main.js): the folder stays as the
+  // address moves between a list and a message; back and forward to another inbox follow it.
+  useEffect(() => {
+    if (params.inbox && inbox && params.inbox !== inbox) setInbox(params.inbox), load(params.inbox);
+  }, [params.inbox]);
   useEffect(() => {
     get(`${base}/inboxes?limit=100`).then((p) => {
       setInboxes(p.data);

@@ -119,7 +119,7 @@ function Shell({ me, onSignOut }) {
       ? html`<main><h1>No projects</h1><p>${me.email} is not a member of any org yet.</p></main>`
       : !View
         ? html`<main><h1>Not found</h1><p>The console has no page at ${loc.pathname}.</p></main>`
-        : html`<${View} key=${`${chosen.key}${found.route.path}`} base=${base} feed=${feed} inbox=${(id) => inboxes[id] ?? id} announce=${setStatus} params=${found.params} />`}`;
+        : html`<${View} key=${`${chosen.key}${section}`} base=${base} feed=${feed} inbox=${(id) => inboxes[id] ?? id} announce=${setStatus} params=${found.params} />`}`;
 }
 
 function App() {

@@ -28,6 +28,7 @@ const VIEWS: Array<[string, (p: Page) => Promise<void>]> = [
   }],
   ['review', async (p) => {
     await p.getByRole('button', { name: SUBJECT }).click();
+    await p.getByRole('link', { name: /Open the review/ }).click();
     await p.getByRole('button', { name: 'Show the machine' }).waitFor();
   }],
   ['message', async (p) => {
