@@ -50,7 +50,7 @@ function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): P
   return withDatabase(config, async (db, { url, log }) => {
     const queue = await startQueue(url, log);
     try {
-      await ensureQueues(queue);
+      await ensureQueues(queue, db);
       return await fn({ db, queue, config, log });
     } finally {
       await queue.stop();
