@@ -2493,6 +2493,14 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "maxLength": 320,
           "description": "Inbox id or address; null for every inbox of the agent."
         },
+        "inbox_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 320,
+          "description": "Alias of `inbox`, the field a webhook's answers carry; both only when equal."
+        },
         "address": {
           "type": [
             "string",
@@ -2517,6 +2525,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "events": "body",
       "event_types": "body",
       "inbox": "body",
+      "inbox_id": "body",
       "address": "body",
       "client_id": "body"
     }
@@ -2576,6 +2585,14 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           ],
           "maxLength": 320
         },
+        "inbox_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 320,
+          "description": "Alias of `inbox`."
+        },
         "address": {
           "type": [
             "string",
@@ -2597,6 +2614,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "events": "body",
       "event_types": "body",
       "inbox": "body",
+      "inbox_id": "body",
       "address": "body",
       "active": "body"
     }

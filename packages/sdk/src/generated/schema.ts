@@ -1802,8 +1802,8 @@ export interface paths {
          *     agent of the token creates uses one, deleting does not give it back), refused with
          *     `reason: enrollment_token_mailbox_budget_exhausted`. Both are `403` problem+json
          *     `quota_exceeded` (`QuotaProblem`: `reason, used, delta, limit, remaining, consumed, reserved,
-         *     next_reset_at, upgrade_required`, with `error` and `message` kept for older readers); inbox
-         *     counts do not reset, `next_reset_at` is the next monthly usage boundary. Inboxes created in the console count toward the plan limit but not
+         *     upgrade_required`, with `error` and `message` kept for older readers); inbox counts do not
+         *     reset, so these carry no `next_reset_at`. Inboxes created in the console count toward the plan limit but not
          *     toward a token's allowance. The plan's numbers are a deployment's own when `PLANS_FILE` sets them.
          *
          *     An agent enrolled with a token that has `allowed_domains` creates inboxes only on those
@@ -3722,7 +3722,10 @@ export interface components {
             consumed?: number;
             /** Format: int64 */
             reserved?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Absent for counts that never reset: inboxes, domains, members, webhooks.
+             */
             next_reset_at?: string;
             upgrade_required?: boolean;
         };
@@ -3756,8 +3759,13 @@ export interface components {
             consumed: number;
             /** Format: int64 */
             reserved: number;
-            /** Format: date-time */
-            next_reset_at: string;
+            /**
+             * Format: date-time
+             * @description When the quota resets (the next UTC day or month, or when the oldest counted send leaves
+             *     a rolling window). Absent for counts that never reset: inboxes, a key's mailbox budget,
+             *     custom domains, members and webhooks free a slot only when one is deleted.
+             */
+            next_reset_at?: string;
             upgrade_required: boolean;
             /** @enum {string} */
             error: "quota_exceeded";
@@ -5255,6 +5263,8 @@ export interface components {
             event_types?: components["schemas"]["WebhookEvents"];
             /** @description Inbox id or address; null for every inbox of the agent. */
             inbox?: string | null;
+            /** @description Alias of `inbox`, the field a webhook's answers carry; both only when equal. */
+            inbox_id?: string | null;
             /** @description Legacy alias of `inbox`. */
             address?: string | null;
             /** @description Alias of the Idempotency-Key header. */
@@ -5266,6 +5276,8 @@ export interface components {
             events?: components["schemas"]["WebhookEvents"];
             event_types?: components["schemas"]["WebhookEvents"];
             inbox?: string | null;
+            /** @description Alias of `inbox`. */
+            inbox_id?: string | null;
             address?: string | null;
             client_id?: string;
             /** @description The owning agent; must be active. */
@@ -5277,6 +5289,8 @@ export interface components {
             events?: components["schemas"]["WebhookEvents"];
             event_types?: components["schemas"]["WebhookEvents"];
             inbox?: string | null;
+            /** @description Alias of `inbox`. */
+            inbox_id?: string | null;
             address?: string | null;
             active?: boolean;
         };
