@@ -3333,7 +3333,7 @@ export interface paths {
         /**
          * Support staff - post an update, optionally moving the case to another status.
          * @description `status` moves the case (each change emits `support_case.status_changed` and mails the
-         *     case's contact, the reporting agent's inbox, as system mail); without it the update is a
+         *     reporting agent's inbox, when it has one, and the org's owners and admins, as system mail); without it the update is a
          *     note. Any staff update answers a pending customer reply. `version` guards against a case
          *     that moved meanwhile (`409 conflict` with `current_state`). The same `client_id` again
          *     returns the update it made.
