@@ -97,7 +97,7 @@ async function mailInvitation(deps: MemberDeps, row: InvitationRow, token: strin
     `If you did not expect this, ignore this mail.\n`;
   try {
     await withTransaction(deps.db, (tx) =>
-      sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: project!.id, inbox_id: null }, { to: row.email, subject: `You are invited to ${org.name} on agent-inbox`, text }, now),
+      sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: project!.id, inbox_id: null }, { to: row.email, subject: `You are invited to ${org.name} on agent-inbox`, text, kind: 'invitation' }, now),
     );
     return true;
   } catch (err) {

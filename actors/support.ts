@@ -566,7 +566,7 @@ export async function mailCaseStatus(deps: Deps, job: CaseMailJob, now: Date): P
   if (job.to !== undefined) {
     return withTransaction(deps.db, async (tx) => {
       // A relay that refuses throws: the queue retries this recipient's mail.
-      await sendSystemMail(deps, tx as pg.PoolClient, { org_id: job.org_id, project_id: job.project_id, inbox_id: job.inbox_id }, { to: job.to, subject: job.subject, text: job.text }, now);
+      await sendSystemMail(deps, tx as pg.PoolClient, { org_id: job.org_id, project_id: job.project_id, inbox_id: job.inbox_id }, { to: job.to, subject: job.subject, text: job.text, kind: 'support_status' }, now);
       return 'sent';
     });
   }
