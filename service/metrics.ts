@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import client from 'prom-client';
 import type { Executor } from '../storage/db.ts';
-import { queueFigures, reviewsByState } from '../storage/metrics.ts';
+import { parkedDeliveryCount, queueFigures, reviewsByState } from '../storage/metrics.ts';
 
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
@@ -108,6 +108,12 @@ const reviews = new client.Gauge({
   registers: [registry],
 });
 
+const parked = new client.Gauge({
+  name: 'agent_inbox_deliveries_awaiting_reconciliation',
+  help: 'Sends parked with an unknown outcome (the relay took DATA, its answer was never recorded) at scrape time; each waits for `agent-inbox reconcile`.',
+  registers: [registry],
+});
+
 const databaseUp = new client.Gauge({
   name: 'agent_inbox_database_up',
   help: '1 when this scrape could read the queue and review figures from PostgreSQL, 0 when it could not (they are then absent).',
@@ -152,8 +158,10 @@ export async function metricsText(db: Executor): Promise<string> {
   queueJobs.reset();
   queueOldest.reset();
   reviews.reset();
+  parked.reset();
   try {
-    const [queues, states] = await Promise.all([queueFigures(db), reviewsByState(db)]);
+    const [queues, states, parkedCount] = await Promise.all([queueFigures(db), reviewsByState(db), parkedDeliveryCount(db)]);
+    parked.set(parkedCount);
     for (const q of queues) {
       queueJobs.set({ queue: q.queue, state: 'waiting' }, q.waiting);
       queueJobs.set({ queue: q.queue, state: 'scheduled' }, q.scheduled);

@@ -2,7 +2,7 @@
 // pick an org and project and open the review queue, the mail viewer or the settings.
 import { ApiError, call, get, projectPath } from './api.js';
 import { Mail } from './mail.js';
-import { AutoSendNotices } from './notices.js';
+import { AutoSendNotices, ParkedSendsNotice } from './notices.js';
 import { Queue } from './queue.js';
 import { Settings } from './settings.js';
 import { html, render, useEffect, useState } from './ui.js';
@@ -72,6 +72,7 @@ function Shell({ me, onSignOut }) {
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
+    ${chosen && html`<${ParkedSendsNotice} key=${chosen.key} base=${projectPath(chosen.org, chosen.project)} onOpenReview=${openReview} />`}
     ${chosen
       ? view === 'queue'
         ? html`<${Queue} key=${`${chosen.key}/${focusReview}`} base=${projectPath(chosen.org, chosen.project)} initialOpen=${focusReview} />`

@@ -364,8 +364,9 @@ export interface paths {
          * The human review queue, oldest first.
          * @description Every review of the project, oldest first (the order a queue is worked in), narrowed by
          *     `state` (one or several, comma-separated; the queue proper is
-         *     `needs_review,in_review,chatting`), `inbox_id` and `agent_id`. `allowed_actions` are the
-         *     human reviewer's verbs.
+         *     `needs_review,in_review,chatting`), `inbox_id`, `agent_id` and `needs_reconciliation=true`
+         *     (only sends parked with an unknown delivery outcome, which an operator resolves with
+         *     `agent-inbox reconcile`). `allowed_actions` are the human reviewer's verbs.
          */
         get: operations["adminListReviews"];
         put?: never;
@@ -5994,6 +5995,8 @@ export interface operations {
                 state?: components["parameters"]["ReviewStateFilter"];
                 inbox_id?: string;
                 agent_id?: string;
+                /** @description true: only sends parked with an unknown delivery outcome. */
+                needs_reconciliation?: boolean;
             };
             header?: never;
             path: {
