@@ -203,7 +203,7 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
     const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
     const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
     const [[copy]] = (await ingestMessagesIn(tx, deps.queue, [sentCopy, ...received], deps.config.plans)) as [StoredMessage[]];
-    if (o.missed) await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, o.missed.notice, new Date());
+    if (o.missed) await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, { ...o.missed.notice, kind: 'delivery_notice' }, new Date());
     await setDeliveryPhase(tx, key, 'sent', {
       route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox',
       relay_response: o.relayResponse,

@@ -12,7 +12,7 @@ import {
   type DnsRecord,
   type RecordCheck,
 } from '../machines/policy/domain-records.ts';
-import { checkQuota, nextUsageReset } from '../machines/policy/plans.ts';
+import { checkQuota } from '../machines/policy/plans.ts';
 import { Problem, badRequest, notFound, quotaExceeded } from '../machines/problems.ts';
 import type { Config } from '../service/config.ts';
 import { dnsResolver, lookupRecords, type ResolveFn } from '../service/dns.ts';
@@ -77,7 +77,7 @@ export async function onboardDomain(deps: DomainDeps, t: Tenant, rawName: string
       const detail = `The plan includes ${limit} custom domains and all are onboarded; offboard one or upgrade the plan.`;
       throw quotaExceeded(detail, {
         reason: 'custom_domain_limit_exceeded', used: used.used, delta: 1, limit, remaining: used.remaining, consumed: used.used, reserved: 0,
-        next_reset_at: nextUsageReset(now).toISOString(), upgrade_required: true,
+        upgrade_required: true,
       });
     }
     const row = await insertDomain(tx, {

@@ -2,7 +2,7 @@
 // for an agent enrolled with a token, the token's lifetime allowance. The org row lock makes
 // the count and the insert one step, so concurrent creations cannot pass a limit together.
 import { addressOf, checkUsername, generatedLocalPart } from '../machines/policy/inbox-address.ts';
-import { DEFAULT_PLANS, checkQuota, nextUsageReset, planOf, type Plans, type QuotaCheck } from '../machines/policy/plans.ts';
+import { DEFAULT_PLANS, checkQuota, planOf, type Plans, type QuotaCheck } from '../machines/policy/plans.ts';
 import { domainAllowed, domainNotAllowed } from '../machines/policy/allowed-domains.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
@@ -66,7 +66,7 @@ export async function createInbox(
     const plan = planOf(org.plan_tier, plans);
     const inboxes = checkQuota(await countInboxesOfOrg(tx, input.org_id), plan.inbox_limit);
     if (!inboxes.allowed) {
-      throw inboxQuotaExceeded('inbox_limit_exceeded', inboxes, now, true,
+      throw inboxQuotaExceeded('inbox_limit_exceeded', inboxes, true,
         `The ${plan.name} plan includes ${plan.inbox_limit} inboxes and all are in use; delete one or upgrade the plan.`);
     }
 
@@ -78,7 +78,7 @@ export async function createInbox(
       if (token && token.max_mailboxes !== null) {
         const budget = checkQuota(token.mailboxes_created, token.max_mailboxes);
         if (!budget.allowed) {
-          throw inboxQuotaExceeded('enrollment_token_mailbox_budget_exhausted', budget, now, false,
+          throw inboxQuotaExceeded('enrollment_token_mailbox_budget_exhausted', budget, false,
             `The enrollment token of this agent allows ${token.max_mailboxes} inboxes over its lifetime, and all were created.`);
         }
       }
@@ -132,7 +132,7 @@ async function chooseDomain(tx: Executor, inboxDomain: string, orgDefault: strin
   return custom.name;
 }
 
-function inboxQuotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeRequired: boolean, message: string): Problem {
+function inboxQuotaExceeded(reason: string, q: QuotaCheck, upgradeRequired: boolean, message: string): Problem {
   return quotaExceeded(message, {
     reason,
     used: q.used,
@@ -141,7 +141,7 @@ function inboxQuotaExceeded(reason: string, q: QuotaCheck, now: Date, upgradeReq
     remaining: q.remaining,
     consumed: q.used,
     reserved: 0,
-    next_reset_at: nextUsageReset(now).toISOString(),
+    // A count (the plan's inboxes, a key's lifetime budget): no reset frees a slot, a deletion does.
     upgrade_required: upgradeRequired,
   });
 }

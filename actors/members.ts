@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { mayManageRole, strongerRole, type Role } from '../machines/policy/console-roles.ts';
 import { Problem, notFound, quotaExceeded } from '../machines/problems.ts';
-import { DEFAULT_PLANS, checkQuota, nextUsageReset, planOf, type Plans } from '../machines/policy/plans.ts';
+import { DEFAULT_PLANS, checkQuota, planOf, type Plans } from '../machines/policy/plans.ts';
 import type { Config } from '../service/config.ts';
 import type { ConsoleIdentity } from '../service/identity.ts';
 import type { Queue } from '../service/queue.ts';
@@ -71,7 +71,7 @@ export async function inviteMember(
   if (!mayManageRole(actor.role, role)) throw mayNot(actor, 'invite an owner');
   // Refused early when the org is full already (unless the invitee is a member, whose role it
   // changes); accepting checks again, under the members lock.
-  if ((await membershipsOf(deps.db, input.email.trim(), orgId)).length === 0) await checkMemberLimit(deps.db, orgId, deps.config.plans, now);
+  if ((await membershipsOf(deps.db, input.email.trim(), orgId)).length === 0) await checkMemberLimit(deps.db, orgId, deps.config.plans);
   const minted = mintInvitationToken();
   const row = await insertInvitation(deps.db, {
     org_id: orgId,
@@ -120,7 +120,7 @@ async function mailInvitation(deps: MemberDeps, row: InvitationRow, token: strin
     `If you did not expect this, ignore this mail.\n`;
   try {
     await withTransaction(deps.db, (tx) =>
-      sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: project!.id, inbox_id: null }, { to: row.email, subject: `You are invited to ${org.name} on agent-inbox`, text }, now),
+      sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: project!.id, inbox_id: null }, { to: row.email, subject: `You are invited to ${org.name} on agent-inbox`, text, kind: 'invitation' }, now),
     );
     return true;
   } catch (err) {
@@ -157,7 +157,7 @@ export async function acceptInvitation(pool: Pool, who: ConsoleIdentity, token: 
       throw new Problem('conflict', { detail: `This invitation is ${status}; ask for a new one.`, errors: [{ field: 'token', code: status }] });
     }
     const held = await orgWideRole(tx, inv.org_id, user.id);
-    if (!held) await checkMemberLimit(tx, inv.org_id, plans, now);
+    if (!held) await checkMemberLimit(tx, inv.org_id, plans);
     const role = held ? strongerRole(held, inv.role) : inv.role;
     await insertMembership(tx, { org_id: inv.org_id, user_id: user.id, project_id: null, role });
     return { invitation: await markInvitationAccepted(tx, inv.org_id, inv.id, user.id), role };
@@ -165,7 +165,7 @@ export async function acceptInvitation(pool: Pool, who: ConsoleIdentity, token: 
 }
 
 /** The plan's member limit: one more member past it is 403 quota_exceeded. */
-async function checkMemberLimit(db: Executor, orgId: string, plans: Plans, now: Date): Promise<void> {
+async function checkMemberLimit(db: Executor, orgId: string, plans: Plans): Promise<void> {
   const org = await findOrg(db, orgId);
   if (!org) throw notFound('org');
   const plan = planOf(org.plan_tier, plans);
@@ -173,7 +173,7 @@ async function checkMemberLimit(db: Executor, orgId: string, plans: Plans, now: 
   if (members.allowed) return;
   throw quotaExceeded(`The ${plan.name} plan includes ${plan.member_limit} members and all are taken; remove one or upgrade the plan.`, {
     reason: 'member_limit_exceeded', used: members.used, delta: 1, limit: members.limit, remaining: members.remaining,
-    consumed: members.used, reserved: 0, next_reset_at: nextUsageReset(now).toISOString(), upgrade_required: true,
+    consumed: members.used, reserved: 0, upgrade_required: true,
   });
 }
 

@@ -2,7 +2,7 @@
 // local outbox.
 import { toMermaid } from '../machines/mermaid.ts';
 import type { Executor } from '../storage/db.ts';
-import { findOutbox, listOutbox } from '../storage/review-deliveries.ts';
+import { findOutbox, listOutbox, parkedDeliveries } from '../storage/review-deliveries.ts';
 import { reviewOrgOf } from '../storage/reviews.ts';
 import type { ReviewContext } from '../machines/review-request.ts';
 import { machineOrgOf } from '../storage/machines.ts';
@@ -55,4 +55,4 @@ export function machineDiagrams(): string {
   return KINDS.map(({ def }) => `%% ${def.kind}\n${toMermaid(def.machine)}`).join('\n');
 }
 
-export { findOutbox, listOutbox };
+export { findOutbox, listOutbox, parkedDeliveries };

@@ -37,6 +37,7 @@ export async function noticeInboundRefused(
         to,
         subject: `Inbound mail refused: ${WHAT[refusal.kind]}`,
         text,
+        kind: 'quota_notice',
       }, now);
     }
     await publishEvent(tx, deps.queue, {

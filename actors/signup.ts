@@ -245,7 +245,7 @@ async function mailCode(deps: SignupDeps, issued: Issued, now: Date): Promise<vo
   const { row } = issued;
   const failure = await withTransaction(deps.db, async (tx) => {
     try {
-      await sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id }, { to: row.email, ...codeMail(issued.code, issued.address) }, now);
+      await sendSystemMail(deps, tx as pg.PoolClient, { org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id }, { to: row.email, ...codeMail(issued.code, issued.address), kind: 'signup_code' }, now);
     } catch (err) {
       if (!(err instanceof SystemMailError)) throw err;
       return err.message;

@@ -8,12 +8,16 @@ import { composeSystemMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay } from '../mail/outbound/relay.ts';
 import { ingestMessageIn } from '../mail/inbound/ingest.ts';
 import type { Config } from '../service/config.ts';
+import { observeNotification } from '../service/metrics.ts';
 import type { Queue } from '../service/queue.ts';
 import { newId } from '../storage/ids.ts';
 import { findInboxesByAddress } from '../storage/inboxes.ts';
 import { insertOutbox } from '../storage/review-deliveries.ts';
 
-export type SystemMail = { to: string; subject: string; text: string };
+/** What a system mail is about, counted in /metrics (agent_inbox_notifications_total). */
+export type NotificationKind = 'signup_code' | 'invitation' | 'quota_notice' | 'support_status' | 'delivery_notice';
+
+export type SystemMail = { to: string; subject: string; text: string; kind?: NotificationKind };
 
 /** Where the mail went; it throws `SystemMailError` when the relay refused or could not be reached. */
 export type SystemMailRoute = 'internal' | 'relay' | 'outbox';
@@ -26,6 +30,24 @@ export class SystemMailError extends Error {}
  * `owner` is the tenant the outbox row is filed under.
  */
 export async function sendSystemMail(
+  deps: { config: Config; queue: Queue },
+  tx: pg.PoolClient,
+  owner: { org_id: string; project_id: string; inbox_id: string | null },
+  mail: SystemMail,
+  now: Date,
+): Promise<SystemMailRoute> {
+  const kind = mail.kind ?? 'other';
+  try {
+    const route = await sendOne(deps, tx, owner, mail, now);
+    observeNotification(kind, route);
+    return route;
+  } catch (err) {
+    observeNotification(kind, 'failed');
+    throw err;
+  }
+}
+
+async function sendOne(
   deps: { config: Config; queue: Queue },
   tx: pg.PoolClient,
   owner: { org_id: string; project_id: string; inbox_id: string | null },

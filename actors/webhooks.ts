@@ -3,7 +3,7 @@
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
 import type { Scope } from '../machines/policy/inbox-scope.ts';
 import { Problem, badRequest, notFound, quotaExceeded } from '../machines/problems.ts';
-import { checkQuota, nextUsageReset, planOf } from '../machines/policy/plans.ts';
+import { checkQuota, planOf } from '../machines/policy/plans.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey, seal } from '../service/encryption.ts';
 import type { Queue } from '../service/queue.ts';
@@ -38,18 +38,27 @@ function mintSecret(config: Config): { raw: string; sealed: Buffer; prefix: stri
   return { raw, sealed: seal(encryptionKey(config), raw), prefix: raw.slice(0, SECRET_PREFIX_LENGTH) };
 }
 
-/** A field and its compatibility alias: either may be given; both, only when equal. */
-function aliased<T>(body: Record<string, unknown>, field: string, alias: string): T | undefined {
-  const a = body[field];
-  const b = body[alias];
-  if (a !== undefined && b !== undefined && JSON.stringify(a) !== JSON.stringify(b)) {
-    throw new Problem('bad_request', {
-      detail: `${field} and its alias ${alias} were both given, with different values; send one.`,
-      errors: [{ field: alias, code: 'conflicting_alias', detail: `alias of ${field}` }],
-    });
+/** A field and its aliases: any one may be given; several, only when equal. */
+function aliased<T>(body: Record<string, unknown>, field: string, ...aliases: string[]): T | undefined {
+  let value: unknown;
+  let from: string | undefined;
+  for (const name of [field, ...aliases]) {
+    const v = body[name];
+    if (v === undefined) continue;
+    if (from !== undefined && JSON.stringify(v) !== JSON.stringify(value)) {
+      throw new Problem('bad_request', {
+        detail: `${from} and ${name} name the same thing and were both given, with different values; send one.`,
+        errors: [{ field: name, code: 'conflicting_alias', detail: `alias of ${field}` }],
+      });
+    }
+    value = v;
+    from ??= name;
   }
-  return (a !== undefined ? a : b) as T | undefined;
+  return value as T | undefined;
 }
+
+/** The inbox a webhook names: `inbox` (id or address), `inbox_id` as its answers carry it, or the legacy `address`. */
+const inboxField = (body: Record<string, unknown>) => aliased<string | null>(body, 'inbox', 'inbox_id', 'address');
 
 function checkEvents(events: string[]): string[] {
   const refused = events.filter((e) => !WEBHOOK_EVENT_TYPES.includes(e));
@@ -76,6 +85,7 @@ export type WebhookInput = {
   events?: string[];
   event_types?: string[];
   inbox?: string | null;
+  inbox_id?: string | null;
   address?: string | null;
 };
 
@@ -89,7 +99,7 @@ export async function registerWebhook(
 ): Promise<{ webhook: WebhookView; secret: string }> {
   const body = input as unknown as Record<string, unknown>;
   const events = checkEvents(aliased<string[]>(body, 'events', 'event_types') ?? ['message.received']);
-  const inboxRef = aliased<string | null>(body, 'inbox', 'address') ?? input.scope.inbox_id;
+  const inboxRef = inboxField(body) ?? input.scope.inbox_id;
   const agent = await findAgentInOrg(deps.db, input.scope.org_id, input.agentId);
   if (!agent || (input.scope.project_id !== null && agent.project_id !== input.scope.project_id)) throw notFound('agent');
   if (agent.status !== 'active') throw badRequest('agent_id', 'Webhooks are registered for active agents only.', 'inactive');
@@ -106,7 +116,7 @@ export async function registerWebhook(
       const detail = `The ${plan.name} plan includes ${plan.webhook_limit} webhooks and all are registered; delete one or upgrade the plan.`;
       throw quotaExceeded(detail, {
         reason: 'webhook_limit_exceeded', used: hooks.used, delta: 1, limit: hooks.limit, remaining: hooks.remaining,
-        consumed: hooks.used, reserved: 0, next_reset_at: nextUsageReset(deps.now()).toISOString(), upgrade_required: true,
+        consumed: hooks.used, reserved: 0, upgrade_required: true,
       });
     }
     return insertWebhook(tx, {
@@ -139,7 +149,7 @@ export async function changeWebhook(
   const changes: WebhookChanges = {};
   const events = aliased<string[]>(body, 'events', 'event_types');
   if (events !== undefined) changes.events = checkEvents(events);
-  const inboxRef = aliased<string | null>(body, 'inbox', 'address');
+  const inboxRef = inboxField(body);
   let inboxAddress = current.inbox_address;
   if (inboxRef !== undefined) {
     if (inboxRef === null && input.scope.inbox_id !== null) {

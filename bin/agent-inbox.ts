@@ -24,8 +24,8 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
     about: 'mail kept for other domains when no SMTP_URL relay is configured; with an id, one message as sent (message/rfc822)',
   },
   reconcile: {
-    usage: 'reconcile <review_id> --delivered|--failed [--reason R]',
-    about: "resolve a send parked for reconciliation, after checking the relay's log",
+    usage: 'reconcile --list [--json]\nreconcile <review_id> --delivered|--failed [--reason R]',
+    about: "list the sends parked with an unknown outcome, or resolve one after checking the relay's log",
   },
   plan: {
     usage: 'plan --org ORG --tier free|developer|startup|enterprise [--json]',

@@ -5,7 +5,7 @@ import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { reconcileDelivery, type DeliveryDeps } from '../actors/delivery.ts';
 import { createSignInLink } from '../actors/console-sessions.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
-import { findOutbox, listOutbox, machineDiagrams, machineSnapshot } from '../actors/operators.ts';
+import { findOutbox, listOutbox, machineDiagrams, machineSnapshot, parkedDeliveries } from '../actors/operators.ts';
 import { signupGateOpen } from '../actors/signup.ts';
 import { billingSummary, changePlan } from '../actors/billing.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
@@ -50,7 +50,7 @@ function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): P
   return withDatabase(config, async (db, { url, log }) => {
     const queue = await startQueue(url, log);
     try {
-      await ensureQueues(queue);
+      await ensureQueues(queue, db);
       return await fn({ db, queue, config, log });
     } finally {
       await queue.stop();
@@ -187,8 +187,15 @@ export async function runCommand(command: string, rest: string[]): Promise<numbe
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { delivered: { type: 'boolean' }, failed: { type: 'boolean' }, reason: { type: 'string' } },
+        options: { delivered: { type: 'boolean' }, failed: { type: 'boolean' }, reason: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' } },
       });
+      if (values.list) {
+        const rows = await withDatabase(config, (db) => parkedDeliveries(db));
+        if (values.json) console.log(JSON.stringify(rows, null, 2));
+        else if (rows.length === 0) console.log('no sends await reconciliation');
+        else for (const r of rows) console.log(`${r.parked_since.toISOString()}  ${r.id}  ${r.org_id}/${r.project_id}  ${r.state}  -> ${r.to.join(', ')}  ${r.subject}`);
+        return 0;
+      }
       const id = positionals[0];
       if (!id || values.delivered === values.failed) throw new ConfigError('reconcile needs a review id and one of --delivered or --failed');
       const out = await withQueue(config, (deps) =>

@@ -135,6 +135,9 @@ export type Agent = { key: string; inboxId: string; address: string };
  * An org, an agent and its inbox set to send without review, so every accepted send goes to the
  * relay. The org is written directly; the rest goes through the running service's API.
  */
+/** The drill inbox's recipient_limit_24h: the API's maximum. */
+export const DRILL_RECIPIENT_LIMIT = 1_000_000;
+
 export async function setUpAgent(svc: { api: Client }, databaseUrl: string, dataDir: string): Promise<Agent> {
   const log = createLogger('silent');
   const db = createPool(databaseUrl, log, 2);
@@ -157,7 +160,14 @@ export async function setUpAgent(svc: { api: Client }, databaseUrl: string, data
   const key = enrolled.body.agent_key as string;
   const inbox = await svc.api.post('/v1/inboxes', {}, key);
   if (inbox.status !== 201) throw new Error(`inbox: ${inbox.status} ${inbox.text}`);
-  const policy = await svc.api.patch(`/v1/admin/orgs/${orgId}/projects/${projectId}/inboxes/${inbox.body.id}`, { review_policy: 'allow_direct' }, consoleToken);
+  // The drill sends to one recipient for as long as it runs: the default 500 recipients a rolling
+  // 24 hours were used up after two rounds, every send was then refused and the drill stopped
+  // without its ledger. The inbox gets the most the API allows.
+  const policy = await svc.api.patch(
+    `/v1/admin/orgs/${orgId}/projects/${projectId}/inboxes/${inbox.body.id}`,
+    { review_policy: 'allow_direct', recipient_limit_24h: DRILL_RECIPIENT_LIMIT },
+    consoleToken,
+  );
   if (policy.status !== 200) throw new Error(`policy: ${policy.status} ${policy.text}`);
   return { key, inboxId: inbox.body.id, address: inbox.body.address };
 }

@@ -255,7 +255,8 @@ export type QuotaFigures = {
   remaining: number;
   consumed: number;
   reserved: number;
-  next_reset_at: string;
+  /** When the quota resets; absent for counts that never reset (inboxes, domains, members, webhooks). */
+  next_reset_at?: string;
   upgrade_required: boolean;
 };
 

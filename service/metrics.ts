@@ -1,12 +1,13 @@
 // The process's Prometheus metrics (prom-client), in one registry below every transport: http/,
-// mail/ and the worker wrapper record into it at their edges (the HTTP pipeline, the SMTP server's
-// hooks, the job handler), so no business logic counts anything. Queue and review figures are not
+// mail/, the worker wrapper and the two places that talk to the outside on the service's own behalf
+// record into it at their edges (the HTTP pipeline, the SMTP server's hooks, the job handler, a
+// webhook POST, a system mail), so no business logic counts anything. Queue and review figures are not
 // counted at all: they are read from PostgreSQL when /metrics is scraped, so every API process
 // reports the same, true numbers.
 import crypto from 'node:crypto';
 import client from 'prom-client';
 import type { Executor } from '../storage/db.ts';
-import { queueFigures, reviewsByState } from '../storage/metrics.ts';
+import { parkedDeliveryCount, queueFigures, reviewsByState } from '../storage/metrics.ts';
 
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
@@ -64,6 +65,28 @@ const jobDuration = new client.Histogram({
   registers: [registry],
 });
 
+const webhookDeliveries = new client.Counter({
+  name: 'agent_inbox_webhook_deliveries_total',
+  help: 'Webhook delivery attempts, by result: succeeded, retry (failed, another attempt scheduled), gave_up (failed, no attempts left), deactivated (failed, and the webhook was turned off).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+const webhookDuration = new client.Histogram({
+  name: 'agent_inbox_webhook_delivery_duration_seconds',
+  help: 'Time from connecting to a webhook receiver to its answer (or the failure), by result.',
+  labelNames: ['result'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+const notifications = new client.Counter({
+  name: 'agent_inbox_notifications_total',
+  help: 'System mail the service sent on its own behalf, by kind (signup_code, invitation, quota_notice, support_status, delivery_notice) and outcome: the route it took (internal, relay, outbox) or failed.',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [registry],
+});
+
 const queueJobs = new client.Gauge({
   name: 'agent_inbox_queue_jobs',
   help: 'Jobs in each queue at scrape time, by state: waiting (due, not taken), scheduled (start still ahead), active.',
@@ -82,6 +105,12 @@ const reviews = new client.Gauge({
   name: 'agent_inbox_reviews',
   help: 'Reviews by state, across every tenant, at scrape time.',
   labelNames: ['state'] as const,
+  registers: [registry],
+});
+
+const parked = new client.Gauge({
+  name: 'agent_inbox_deliveries_awaiting_reconciliation',
+  help: 'Sends parked with an unknown outcome (the relay took DATA, its answer was never recorded) at scrape time; each waits for `agent-inbox reconcile`.',
   registers: [registry],
 });
 
@@ -113,13 +142,26 @@ export function observeJob(queue: string, outcome: string, seconds: number): voi
   jobDuration.observe({ queue }, seconds);
 }
 
+/** One webhook delivery attempt recorded, with how long the receiver took. */
+export function observeWebhookDelivery(result: string, seconds: number): void {
+  webhookDeliveries.inc({ result });
+  webhookDuration.observe({ result }, seconds);
+}
+
+/** One system mail (a notification) sent, or refused by the relay. */
+export function observeNotification(kind: string, outcome: string): void {
+  notifications.inc({ kind, outcome });
+}
+
 /** The exposition text, with the figures read from the database just now. */
 export async function metricsText(db: Executor): Promise<string> {
   queueJobs.reset();
   queueOldest.reset();
   reviews.reset();
+  parked.reset();
   try {
-    const [queues, states] = await Promise.all([queueFigures(db), reviewsByState(db)]);
+    const [queues, states, parkedCount] = await Promise.all([queueFigures(db), reviewsByState(db), parkedDeliveryCount(db)]);
+    parked.set(parkedCount);
     for (const q of queues) {
       queueJobs.set({ queue: q.queue, state: 'waiting' }, q.waiting);
       queueJobs.set({ queue: q.queue, state: 'scheduled' }, q.scheduled);

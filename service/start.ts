@@ -145,7 +145,7 @@ export async function startService(
       // After the workers: a delivery finishing during their stop returns its relay session.
       closeRelaySessions();
     });
-    await ensureQueues(queue);
+    await ensureQueues(queue, db);
     const identity = await createIdentityProvider(config);
     const services: Services = { db, queue, listener, config, log, identity, now: () => new Date() };
 

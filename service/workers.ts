@@ -2,14 +2,31 @@
 import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
+import type { Pool } from '../storage/db.ts';
 import type { Listener } from './listener.ts';
 import { observeJob } from './metrics.ts';
 import { JOB_WAKE_CHANNEL, type Queue } from './queue.ts';
 
-/** Creates every worker's queue; each role calls it before it may enqueue. */
-export async function ensureQueues(queue: Queue, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
-  for (const w of workers) {
-    await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
+// Any constant shared by every process of this service, apart from the migrations' own.
+const QUEUE_LOCK_KEY = 7_146_002;
+
+/**
+ * Creates every worker's queue; each role calls it before it may enqueue. Serialised across
+ * processes by an advisory lock, as the migrations are: pg-boss creates a queue's partition of its
+ * job table, and processes doing that side by side on a new database deadlocked (all but one of
+ * them stopped with `deadlock detected`). Queues that exist are left alone.
+ */
+export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
+  const client = await db.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [QUEUE_LOCK_KEY]);
+    const existing = new Set((await queue.boss.getQueues()).map((q) => q.name));
+    for (const w of workers) {
+      if (!existing.has(w.name)) await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [QUEUE_LOCK_KEY]).catch(() => {});
+    client.release();
   }
 }
 

@@ -14,6 +14,17 @@ export async function listMembers(db: Executor, orgId: string): Promise<MemberRo
   return rows;
 }
 
+/** Emails of the org's owners and admins: org-wide, or of `projectId`. */
+export async function orgAdminEmails(db: Executor, orgId: string, projectId: string): Promise<string[]> {
+  const { rows } = await db.query<{ email: string }>(
+    `SELECT DISTINCT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.org_id = $1 AND (m.project_id IS NULL OR m.project_id = $2) AND m.role IN ('owner', 'admin')
+      ORDER BY u.email`,
+    [orgId, projectId],
+  );
+  return rows.map((r) => r.email);
+}
+
 /** The org row, locked: changes to who owns the org run one at a time, so the last owner stays. */
 export async function lockOrgMembers(db: Executor, orgId: string): Promise<void> {
   await db.query('SELECT 1 FROM orgs WHERE id = $1 FOR UPDATE', [orgId]);

@@ -24,6 +24,15 @@ export async function queueFigures(db: Executor): Promise<QueueFigures[]> {
   return rows;
 }
 
+/** Reviews parked with an unknown delivery outcome, waiting for an operator to reconcile them. */
+export async function parkedDeliveryCount(db: Executor): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM machine_instances
+      WHERE kind = 'review' AND coalesce((snapshot->'context'->>'reconciliation_needed')::boolean, false)`,
+  );
+  return rows[0]!.n;
+}
+
 /** Reviews (persisted review machines) per state, across every tenant. */
 export async function reviewsByState(db: Executor): Promise<Array<{ state: string; count: number }>> {
   const { rows } = await db.query<{ state: string; count: number }>(

@@ -89,6 +89,25 @@ export function unlockDeliveryStatement(db: pg.ClientBase, reviewId: string): st
   return `SELECT pg_advisory_unlock(hashtextextended(${db.escapeLiteral(`review-delivery ${reviewId}`)}, 0))`;
 }
 
+export type ParkedDelivery = { org_id: string; project_id: string; id: string; state: string; parked_since: Date; to: string[]; subject: string };
+
+/**
+ * Reviews parked with an unknown delivery outcome (the relay took DATA and its answer was never
+ * recorded), oldest first, across every tenant: what `agent-inbox reconcile` resolves.
+ */
+export async function parkedDeliveries(db: Executor, limit = 1000): Promise<ParkedDelivery[]> {
+  const { rows } = await db.query<ParkedDelivery>(
+    `SELECT org_id, project_id, id, state, updated_at AS parked_since,
+            ARRAY(SELECT coalesce(e->>'email', e #>> '{}') FROM jsonb_array_elements(coalesce(snapshot->'context'->'draft'->'to', '[]')) e) AS to,
+            coalesce(snapshot->'context'->'draft'->>'subject', '') AS subject
+       FROM machine_instances
+      WHERE kind = 'review' AND coalesce((snapshot->'context'->>'reconciliation_needed')::boolean, false)
+      ORDER BY updated_at, id LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
 /** Reviews whose delivery is in flight (not parked) and last moved before `olderThan`. */
 export async function reviewsAwaitingDelivery(db: Executor, olderThan: Date, limit: number): Promise<Array<{ org_id: string; id: string }>> {
   const { rows } = await db.query<{ org_id: string; id: string }>(

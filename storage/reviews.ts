@@ -82,7 +82,7 @@ export type ReviewCursor = { created_us: number; id: string };
 export async function listReviews(
   db: Executor,
   scope: ReviewScope,
-  q: { states: string[] | null; limit: number; after: ReviewCursor | null; order: 'asc' | 'desc' },
+  q: { states: string[] | null; limit: number; after: ReviewCursor | null; order: 'asc' | 'desc'; parked?: boolean },
 ): Promise<ReviewRow[]> {
   const cmp = q.order === 'asc' ? '>' : '<';
   const { rows } = await db.query<ReviewRow>(
@@ -91,8 +91,9 @@ export async function listReviews(
         AND ($2::text IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR r.agent_id = $3) AND ($4::text IS NULL OR r.inbox_id = $4)
         AND ($5::text[] IS NULL OR m.state = ANY($5::text[]))
         AND ($6::bigint IS NULL OR (m.created_at, m.id) ${cmp} (timestamptz 'epoch' + $6 * interval '1 microsecond', $7))
+        AND (NOT $9::boolean OR coalesce((m.snapshot->'context'->>'reconciliation_needed')::boolean, false))
       ORDER BY m.created_at ${q.order}, m.id ${q.order} LIMIT $8`,
-    [scope.org_id, scope.project_id, scope.agent_id, scope.inbox_id, q.states, q.after?.created_us ?? null, q.after?.id ?? null, q.limit],
+    [scope.org_id, scope.project_id, scope.agent_id, scope.inbox_id, q.states, q.after?.created_us ?? null, q.after?.id ?? null, q.limit, q.parked ?? false],
   );
   return rows;
 }

@@ -19,6 +19,7 @@ import {
   type DeliveryWork,
 } from '../../storage/webhooks.ts';
 import type pg from 'pg';
+import { observeWebhookDelivery } from '../../service/metrics.ts';
 import { postWebhook, signatureHeader, type PostResult } from '../webhook-transport.ts';
 import type { Worker, WorkerDeps } from './worker.ts';
 
@@ -119,6 +120,7 @@ export const webhookDeliveryWorker: Worker<DeliveryJob> = {
     const startedAt = new Date();
     const result = await attempt(work, deps);
     const outcome = await withTransaction(deps.db, (tx) => record(tx, job, work, result, startedAt, deps));
+    if (outcome) observeWebhookDelivery(outcome.kind, result.durationMs / 1000);
     deps.log.info(
       {
         delivery_id: job.delivery_id,

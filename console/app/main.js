@@ -2,7 +2,7 @@
 // pick an org and project and open the page the address names (ROUTES).
 import { ApiError, call, get, projectPath } from './api.js';
 import { Mail } from './mail.js';
-import { AutoSendNotices } from './notices.js';
+import { AutoSendNotices, ParkedSendsNotice } from './notices.js';
 import { Queue, REVIEW_PATH, ReviewPage } from './queue.js';
 import { reviewFeed } from './live.js';
 import { hrefOf, matchRoute, navigate, useLocation } from './router.js';
@@ -112,6 +112,7 @@ function Shell({ me, onSignOut }) {
       <span class="who">${me.email}</span>
       <button type="button" onClick=${onSignOut}>Sign out</button>
     </header>
+    ${chosen && html`<${ParkedSendsNotice} key=${chosen.key} base=${base} onOpenReview=${(id) => navigate(hrefOf(REVIEW_PATH, { id }))} />`}
     <p class="status" role="status" aria-live="polite">${status}</p>
     ${!located
       ? html`<main><p>Loading…</p></main>`

@@ -77,3 +77,33 @@ export function AutoSendNotices({ base, onOpenReview }) {
     </section>`}
   </div>`;
 }
+
+// Sends parked with an unknown outcome: the relay took the mail after DATA and its answer was
+// never recorded, so the service will neither resend nor call it sent. Only an operator who checks
+// the relay's log can settle each one; the humans of the project are told they are waiting.
+export function ParkedSendsNotice({ base, onOpenReview }) {
+  const [parked, setParked] = useState([]);
+  useEffect(() => {
+    let live = true;
+    get(`${base}/reviews?needs_reconciliation=true&limit=50`)
+      .then((page) => live && setParked(page.data))
+      .catch(() => live && setParked([]));
+    return () => {
+      live = false;
+    };
+  }, [base]);
+  if (parked.length === 0) return null;
+  return html`<section class="notice" role="status" aria-labelledby="parked-title">
+    <h2 id="parked-title">${parked.length === 1 ? '1 send awaits' : `${parked.length} sends await`} reconciliation</h2>
+    <p>The relay took ${parked.length === 1 ? 'this mail' : 'these mails'} but its answer was lost, so whether ${parked.length === 1 ? 'it' : 'they'} went out is unknown.
+      Nothing is sent again until an operator checks the relay's log and runs <code>agent-inbox reconcile REVIEW_ID --delivered</code> (or <code>--failed</code>).</p>
+    <ul>
+      ${parked.map(
+        (r) => html`<li key=${r.id}>
+          <code>${r.id}</code>: to ${[...r.draft.to, ...(r.draft.cc ?? [])].map((p) => p.email ?? p).join(', ')}, “${r.draft.subject || '(no subject)'}”.
+          <button type="button" class="link" onClick=${() => onOpenReview(r.id)}>Open the review</button>
+        </li>`,
+      )}
+    </ul>
+  </section>`;
+}

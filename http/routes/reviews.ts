@@ -30,6 +30,7 @@ export async function reviewPage(s: Services, ctx: ApiContext, scope: ReviewScop
     limit: limit + 1,
     after: cursorsFor(s.config).decode(q.cursor, isReviewCursor),
     order,
+    parked: q.needs_reconciliation === true || q.needs_reconciliation === 'true',
   });
   const p = cursorsFor(s.config).page(rows, limit, (last) => ({ created_us: last.created_us, id: last.id }));
   return { object: 'list', data: p.data.map((r) => presentReview(reviewView(r, viewer))), has_more: p.has_more, next_cursor: p.next_cursor };

@@ -16,6 +16,10 @@ export function literalHost(url: URL): string | null {
   return net.isIP(host) ? host : null;
 }
 
+// A receiver on loopback or a private network is usual in development and on one's own network:
+// the refusal says how to allow it, rather than leave the operator to find the setting.
+const PRIVATE_HINT = ' unless the service runs with WEBHOOK_ALLOW_PRIVATE=true';
+
 /** Problems with a URL before any name is resolved: scheme, host, and a literal address. */
 export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   let url: URL;
@@ -31,7 +35,7 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   const literal = literalHost(url);
   if (literal) {
     const reason = blockedAddressReason(literal);
-    return reason ? `points at a ${reason} address (${literal}), which webhooks may not reach` : null;
+    return reason ? `points at a ${reason} address (${literal}), which webhooks may not reach${PRIVATE_HINT}` : null;
   }
   return null;
 }
@@ -41,7 +45,7 @@ export function resolvedProblem(host: string, addresses: string[]): string | nul
   if (addresses.length === 0) return `host ${host} does not resolve`;
   for (const ip of addresses) {
     const reason = blockedAddressReason(ip);
-    if (reason) return `host ${host} resolves to a ${reason} address (${ip}), which webhooks may not reach`;
+    if (reason) return `host ${host} resolves to a ${reason} address (${ip}), which webhooks may not reach${PRIVATE_HINT}`;
   }
   return null;
 }

@@ -178,7 +178,7 @@ test("the enrollment key's daily sending and allowed domains", async () => {
 });
 
 
-test("the plan's webhook limit: one more is 403 quota_exceeded and nothing is registered", async () => {
+test("the plan's webhook limit: one more is 403 quota_exceeded with no next_reset_at, and nothing is registered", async () => {
   const tenant = await createTenant(svc, { plan: 'free' });
   const agent = await agentWithInbox(svc, tenant);
   for (let i = 0; i < 3; i++) {
@@ -191,6 +191,7 @@ test("the plan's webhook limit: one more is 403 quota_exceeded and nothing is re
     [over.body.code, over.body.reason, over.body.used, over.body.limit, over.body.remaining, over.body.upgrade_required],
     ['quota_exceeded', 'webhook_limit_exceeded', 3, 3, 0, true],
   );
+  assert.equal('next_reset_at' in over.body, false, 'a count of webhooks never resets');
   assert.equal(await count('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [tenant.orgId]), 3);
 });
 
@@ -208,7 +209,7 @@ test('an org with no cap reserves nothing but still counts every delivered send'
   assert.deepEqual([me.body.sending.daily_remaining, me.body.sending.monthly_remaining], [-1, -1]);
 });
 
-test("the plan's member limit: inviting into a full org, or accepting past the limit, is 403 quota_exceeded", async () => {
+test("the plan's member limit: inviting into a full org, or accepting past the limit, is 403 quota_exceeded with no next_reset_at", async () => {
   const tenant = await createTenant(svc, { plan: 'free' });
   const invite = (email: string) => svc.api.post(`/v1/admin/orgs/${tenant.orgId}/invitations`, { email }, tenant.consoleToken);
   const accept = async (tok: string, email: string) => svc.api.post('/v1/admin/invitations/accept', { token: tok }, await svc.services.identity.mint!(email));
@@ -232,6 +233,7 @@ test("the plan's member limit: inviting into a full org, or accepting past the l
   const full = await invite(`member3.${stamp}@people.example`);
   assert.equal(full.status, 403);
   assert.equal(full.body.reason, 'member_limit_exceeded');
+  for (const r of [late, full]) assert.equal('next_reset_at' in r.body, false, 'a count of members never resets');
 });
 
 test('deleting an inbox releases its storage and its slot in the usage read', async () => {

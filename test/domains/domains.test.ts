@@ -153,7 +153,7 @@ test('a domain verified by another org is domain_unavailable, at onboarding and 
   assert.equal(own.status, 409, "the service's own domain is not onboardable");
 });
 
-test("the plan's custom_domain_limit is enforced: the developer plan's second domain is quota_exceeded", async () => {
+test("the plan's custom_domain_limit is enforced: the developer plan's second domain is quota_exceeded with no next_reset_at", async () => {
   const t = await createTenant(svc, { plan: 'developer' });
   await onboard(t);
   const over = await svc.api.post(`${A(t)}/domains`, { domain: freshName() }, t.consoleToken);
@@ -161,6 +161,7 @@ test("the plan's custom_domain_limit is enforced: the developer plan's second do
   assert.equal(over.body.error, 'quota_exceeded');
   assert.equal(over.body.reason, 'custom_domain_limit_exceeded');
   assert.equal(over.body.limit, 1);
+  assert.equal('next_reset_at' in over.body, false, 'a count of domains never resets');
   const { rows } = await db.query('SELECT count(*)::int AS n FROM domains WHERE org_id = $1', [t.orgId]);
   assert.equal(rows[0].n, 1, 'nothing was stored');
 });

@@ -71,6 +71,21 @@ describe('registering a webhook', () => {
     assert.equal(byId.body.inbox, inbox.address);
   });
 
+  test('accepts inbox_id, the field its answers carry, as the inbox; on update too', async () => {
+    const r = await svc.api.post('/v1/webhooks', { url: receiver.url, inbox_id: inbox.id }, agent.agentKey);
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual([r.body.inbox_id, r.body.inbox], [inbox.id, inbox.address]);
+    const widened = await svc.api.patch(`/v1/webhooks/${r.body.id}`, { inbox_id: null }, agent.agentKey);
+    assert.equal(widened.status, 200, widened.text);
+    assert.equal(widened.body.inbox_id, null);
+    const back = await svc.api.patch(`/v1/webhooks/${r.body.id}`, { inbox_id: inbox.id }, agent.agentKey);
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.inbox_id, inbox.id);
+    const conflicting = await svc.api.post('/v1/webhooks', { url: receiver.url, inbox: inbox.id, inbox_id: siblingInbox.id }, agent.agentKey);
+    assert.equal(conflicting.status, 400);
+    assert.deepEqual([conflicting.body.errors[0].field, conflicting.body.errors[0].code], ['inbox_id', 'conflicting_alias']);
+  });
+
   test('an alias and its field with different values is 400 conflicting_alias', async () => {
     const r = await svc.api.post('/v1/webhooks', { url: receiver.url, inbox: inbox.id, address: siblingInbox.address }, agent.agentKey);
     assert.equal(r.status, 400);
@@ -103,7 +118,7 @@ describe('registering a webhook', () => {
     assert.equal(invalid.body.errors[0].field, 'url');
     const unknown = await svc.api.post('/v1/webhooks', { url: receiver.url, secret: 'mine' }, agent.agentKey);
     assert.equal(unknown.status, 400);
-    assert.match(unknown.body.detail, /accepted keys: address, client_id, event_types, events, inbox, url/);
+    assert.match(unknown.body.detail, /accepted keys: address, client_id, event_types, events, inbox, inbox_id, url/);
   });
 
   test('a key without webhook:write is 403 forbidden_scope; reading needs mailbox:read', async () => {
@@ -159,8 +174,8 @@ describe('webhook targets when private addresses are refused', () => {
     assert.match(r.body.detail, pattern);
   };
 
-  test('loopback and the metadata address are refused with bad_request naming url', async () => {
-    await refused('http://127.0.0.1/hook', /loopback/);
+  test('loopback and the metadata address are refused with bad_request naming url, and the detail names WEBHOOK_ALLOW_PRIVATE', async () => {
+    await refused('http://127.0.0.1/hook', /loopback.*WEBHOOK_ALLOW_PRIVATE=true/);
     await refused('http://169.254.169.254/latest/meta-data/', /link-local/);
     await refused('http://[::ffff:127.0.0.1]/hook', /loopback/);
     await refused('http://10.0.0.8:8080/hook', /private/);
@@ -174,7 +189,7 @@ describe('webhook targets when private addresses are refused', () => {
   });
 
   test('a host name is resolved and refused when it points inside', async () => {
-    await refused(`http://localhost:${new URL(receiver.url).port}/hook`, /resolves to a loopback address/);
+    await refused(`http://localhost:${new URL(receiver.url).port}/hook`, /resolves to a loopback address.*WEBHOOK_ALLOW_PRIVATE=true/);
   });
 
   test('a scheme other than http and https is refused', async () => {

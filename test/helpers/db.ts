@@ -57,15 +57,15 @@ export async function createTemplateDatabase(): Promise<TestDatabase> {
   const pool = createPool(db.url, log, 2);
   try {
     await migrate(pool);
-  } finally {
-    await endPool(pool);
-  }
-  const queue = await startQueue(db.url, log);
-  try {
-    await ensureQueues(queue);
+    const queue = await startQueue(db.url, log);
+    try {
+      await ensureQueues(queue, pool);
+    } finally {
+      await queue.stop();
+    }
   } finally {
     // Every connection closed: a database being copied must have none.
-    await queue.stop();
+    await endPool(pool);
   }
   return db;
 }

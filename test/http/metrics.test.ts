@@ -1,5 +1,5 @@
-// /metrics after real traffic: an HTTP call, an SMTP delivery and a webhook delivery move their
-// counters, the scrape-time figures (queues, reviews) are there, and the whole text parses as the
+// /metrics after real traffic: an HTTP call, an SMTP delivery, webhook deliveries and system mail
+// move their counters, the scrape-time figures (queues, reviews) are there, and the whole text parses as the
 // Prometheus exposition format.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -85,6 +85,42 @@ describe('after real traffic', () => {
     // The job is counted once its attempt is recorded, just after the receiver answered.
     await waitFor(async () => value(await scrape(), 'agent_inbox_jobs_total', labels) === before + 1, 'the delivery is counted');
     assert.ok(observations(await scrape(), 'agent_inbox_job_duration_seconds', { queue: 'webhook-delivery' }) >= 1);
+  });
+
+  test('webhook deliveries are counted by result with their latency: a receiver answering 200, then one answering 500', async () => {
+    const ok = await startReceiver();
+    const failing = await startReceiver();
+    failing.respond(500);
+    const moved = async (before: Scrape, result: string) => {
+      const after = await scrape();
+      return [
+        value(after, 'agent_inbox_webhook_deliveries_total', { result }) - value(before, 'agent_inbox_webhook_deliveries_total', { result }),
+        observations(after, 'agent_inbox_webhook_delivery_duration_seconds', { result }) - observations(before, 'agent_inbox_webhook_delivery_duration_seconds', { result }),
+      ];
+    };
+    const target = (await svc.api.post('/v1/inboxes', { display_name: 'Hooked' }, agent.agentKey)).body;
+    const good = await svc.api.post('/v1/webhooks', { url: `${ok.url}/hook`, inbox: target.id }, agent.agentKey);
+    assert.equal(good.status, 201, good.text);
+    let before = await scrape();
+    await sendMail(svc, { from: 'dana@example.com', to: target.address, subject: 'Hooked', text: 'Hello' });
+    await waitFor(async () => (await moved(before, 'succeeded'))[0] === 1, 'the succeeded delivery is counted');
+    assert.deepEqual(await moved(before, 'succeeded'), [1, 1]);
+
+    await svc.api.del(`/v1/webhooks/${good.body.id}`, agent.agentKey);
+    const bad = await svc.api.post('/v1/webhooks', { url: `${failing.url}/hook`, inbox: target.id }, agent.agentKey);
+    assert.equal(bad.status, 201, bad.text);
+    before = await scrape();
+    await sendMail(svc, { from: 'dana@example.com', to: target.address, subject: 'Hooked again', text: 'Hello' });
+    await waitFor(async () => (await moved(before, 'retry'))[0] >= 1, 'the failed attempt is counted as a retry');
+    assert.ok((await moved(before, 'retry'))[1] >= 1);
+  });
+
+  test('system mail is counted by kind and outcome: an invitation sent', async () => {
+    const labels = { kind: 'invitation', outcome: 'outbox' };
+    const before = value(await scrape(), 'agent_inbox_notifications_total', labels);
+    const invited = await svc.api.post(`/v1/admin/orgs/${tenant.orgId}/invitations`, { email: `teammate-${Date.now()}@people.example` }, tenant.consoleToken);
+    assert.equal(invited.status, 201, invited.text);
+    assert.equal(value(await scrape(), 'agent_inbox_notifications_total', labels), before + 1);
   });
 
   test('reviews by state and queue figures are read from the database at scrape time', async () => {

@@ -124,21 +124,42 @@ test('deleting an inbox removes its mail, cancels its live reviews with inbox_de
   assert.equal(send.status, 404);
   assert.equal((await svc.api.del(`/v1/inboxes/${agent.inboxId}`, deleter)).status, 404, 'a second deletion without a key is 404');
   assert.equal((await svc.api.get('/v1/auth/me', inboxKey)).status, 401, 'a key reaching only this inbox is revoked');
-  // An SMTP server that looked the address up in the last 5 s may still pass RCPT; the message is
-  // then refused with a temporary 451 (never stored), and the sender's retry meets the 550.
-  const refusal = await waitFor(async () => {
-    const err: any = await sendMail(svc, { from: 'dana@acme.example', to: agent.address, subject: 'hello?', text: 'x' }).then(
-      () => assert.fail('mail to a deleted inbox was accepted'),
-      (e) => e,
-    );
-    assert.ok([451, 550].includes(err.responseCode), err.response);
-    return err.responseCode === 550 ? err : null;
-  }, 'RCPT to the deleted address to be refused with 550');
+  const refusal: any = await sendMail(svc, { from: 'dana@acme.example', to: agent.address, subject: 'hello?', text: 'x' }).then(
+    () => assert.fail('mail to a deleted inbox was accepted'),
+    (e) => e,
+  );
+  assert.equal(refusal.responseCode, 550, refusal.response);
   assert.match(refusal.response, /^550 5\.1\.1 /);
   const { rows: stray } = await db.query('SELECT count(*)::int AS n FROM messages WHERE inbox_id = $1', [agent.inboxId]);
   assert.equal(stray[0].n, 0, 'nothing was stored for the deleted inbox');
   const { rows: tomb } = await db.query('SELECT org_id, address FROM inbox_tombstones WHERE id = $1', [agent.inboxId]);
   assert.deepEqual(tomb, [{ org_id: tenant.orgId, address: agent.address }]);
+});
+
+test('mail to a deleted inbox is refused with 550 at once on every SMTP process, even one that took mail for it a moment before', async () => {
+  // A second process with only the SMTP role, on the same database: each had remembered the
+  // address for 5 s after taking mail for it, and answered a 451 at DATA meanwhile.
+  const second = await startTestService({ roles: ['smtp'], databaseUrl: svc.databaseUrl, env: { SMTP_URL: relay.url } });
+  const tenant = await createTenant(svc);
+  const agent = await agentWithInbox(svc, tenant);
+  const deleter = await keyWith(tenant, agent, ['mailbox:delete']);
+  for (const node of [svc, second]) {
+    await sendMail(node, { from: 'dana@acme.example', to: agent.address, subject: 'Before', text: 'x' });
+  }
+  await waitFor(async () => (await svc.api.get(`/v1/inboxes/${agent.inboxId}/messages`, agent.key)).body.data?.length === 2, 'both messages stored');
+
+  const deleted = await svc.api.del(`/v1/inboxes/${agent.inboxId}`, deleter);
+  assert.equal(deleted.status, 204, deleted.text);
+  for (const node of [svc, second]) {
+    const err: any = await sendMail(node, { from: 'dana@acme.example', to: agent.address, subject: 'After', text: 'x' }).then(
+      () => assert.fail('mail to a deleted inbox was accepted'),
+      (e) => e,
+    );
+    assert.equal(err.responseCode, 550, err.response);
+    assert.match(err.response, /^550 5\.1\.1 /);
+  }
+  const { rows } = await db.query('SELECT count(*)::int AS n FROM messages WHERE inbox_id = $1', [agent.inboxId]);
+  assert.equal(rows[0].n, 0, 'nothing was stored for the deleted inbox');
 });
 
 test('deleting an inbox takes its received mail out of the event log: no stream replay or webhook redelivery brings it back', async () => {

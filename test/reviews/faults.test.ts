@@ -2,7 +2,8 @@
 // lost after DATA, and a worker process killed mid-delivery. Whatever happens, a message reaches
 // the relay at most once.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { after, test } from 'node:test';
 import { deliverReview, reconcileDelivery, sweepDeliveries } from '../../actors/delivery.ts';
 import { createTenant, startTestService, type TestService } from '../helpers/service.ts';
@@ -10,6 +11,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { startRelay, type Relay } from './relay.ts';
 import { INTENT, agentWithInbox, type Agent } from './setup.ts';
 
+const run = promisify(execFile);
 const relays: Relay[] = [];
 after(async () => {
   for (const r of relays) {
@@ -74,7 +76,7 @@ test('a temporary refusal (4xx) is retried by the queue and the message goes out
   assert.deepEqual(rows, [{ phase: 'sent', tries: 2 }]);
 });
 
-test('a connection dropped after DATA parks the review for reconciliation and it is never sent again', async () => {
+test('a connection dropped after DATA parks the review for reconciliation, listed by reconcile --list, counted in /metrics and on the console, and it is never sent again', async () => {
   const relay = await relayIn('drop-after-data');
   const svc = await startTestService({ env: { SMTP_URL: relay.url } });
   const agent = await agentWithInbox(svc, await createTenant(svc));
@@ -100,6 +102,17 @@ test('a connection dropped after DATA parks the review for reconciliation and it
   assert.equal(relay.received.length, 1);
   assert.equal((await agent.review(id)).body.state, 'approved');
 
+  // It does not wait silently: the operator's list names it, /metrics counts it, and the console's
+  // list of parked sends (the notice the humans see) has it.
+  const listed = JSON.parse((await cli(svc, 'reconcile', '--list', '--json')).stdout);
+  assert.deepEqual(listed.map((r: any) => [r.id, r.state, r.to]), [[id, 'approved', ['dana@acme.example']]]);
+  assert.match((await cli(svc, 'reconcile', '--list')).stdout, new RegExp(`${id}.*dana@acme\\.example.*Quote`));
+  const metrics = await svc.api.get('/metrics');
+  assert.match(metrics.text, /^agent_inbox_deliveries_awaiting_reconciliation 1$/m);
+  const onConsole = await svc.api.get(`${agent.A}/reviews?needs_reconciliation=true`, agent.console);
+  assert.equal(onConsole.status, 200, onConsole.text);
+  assert.deepEqual(onConsole.body.data.map((r: any) => [r.id, r.send_needs_reconciliation]), [[id, true]]);
+
   // An operator who found the Message-ID in the relay's log reconciles it.
   const done = await reconcileDelivery(depsOf(svc), { review_id: id, outcome: 'delivered', reason: 'found in relay log' });
   assert.equal(done.message_id, `<${id}.1@agents.test>`);
@@ -107,7 +120,17 @@ test('a connection dropped after DATA parks the review for reconciliation and it
   assert.equal(sent.send_needs_reconciliation, false);
   assert.match(sent.sent_message_id, /^msg_/);
   assert.equal(relay.received.length, 1);
+  assert.match((await cli(svc, 'reconcile', '--list')).stdout, /no sends await reconciliation/);
+  assert.match((await svc.api.get('/metrics')).text, /^agent_inbox_deliveries_awaiting_reconciliation 0$/m);
+  assert.deepEqual((await svc.api.get(`${agent.A}/reviews?needs_reconciliation=true`, agent.console)).body.data, []);
 });
+
+/** The operator's command line on the service's database. */
+function cli(svc: TestService, ...args: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'bin/agent-inbox.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.config.dataDir, INBOX_DOMAIN: 'agents.test', LOG_LEVEL: 'silent' },
+  });
+}
 
 async function orgOf(svc: TestService, id: string): Promise<string> {
   return (await svc.services.db.query(`SELECT org_id FROM machine_instances WHERE id = $1`, [id])).rows[0].org_id;

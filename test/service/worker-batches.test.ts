@@ -40,7 +40,7 @@ test('a job failing in a fetched batch is retried alone; the others complete onc
       if (job.fail_first && tries === 1) throw new Error(`${job.key} fails its first try`);
     },
   };
-  await ensureQueues(queue, [worker]);
+  await ensureQueues(queue, db, [worker]);
   // Queued before the poller starts, so its first fetch takes all four.
   await withTransaction(db, async (tx) => {
     for (const key of ['a', 'b', 'c', 'd']) await queue.send(tx, worker.name, { key, fail_first: key === 'b' });
@@ -69,7 +69,7 @@ test('a batch whose every job failed is failed whole and each job is retried', a
       throw new Error('always');
     },
   };
-  await ensureQueues(queue, [worker]);
+  await ensureQueues(queue, db, [worker]);
   await withTransaction(db, async (tx) => {
     for (const key of ['x', 'y']) await queue.send(tx, worker.name, { key });
   });

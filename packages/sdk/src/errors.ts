@@ -12,7 +12,8 @@ export type QuotaFigures = {
   remaining: number;
   consumed: number;
   reserved: number;
-  next_reset_at: string;
+  /** Absent for counts that never reset (inboxes, domains, members, webhooks). */
+  next_reset_at?: string;
   upgrade_required: boolean;
 };
 
@@ -58,7 +59,7 @@ export class AgentInboxError extends Error {
       remaining: Number(b.remaining),
       consumed: Number(b.consumed),
       reserved: Number(b.reserved),
-      next_reset_at: String(b.next_reset_at),
+      ...(typeof b.next_reset_at === 'string' ? { next_reset_at: b.next_reset_at } : {}),
       upgrade_required: b.upgrade_required === true,
     };
   }

@@ -2507,6 +2507,14 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "maxLength": 320,
           "description": "Inbox id or address; null for every inbox of the agent."
         },
+        "inbox_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 320,
+          "description": "Alias of `inbox`, the field a webhook's answers carry; both only when equal."
+        },
         "address": {
           "type": [
             "string",
@@ -2531,6 +2539,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "events": "body",
       "event_types": "body",
       "inbox": "body",
+      "inbox_id": "body",
       "address": "body",
       "client_id": "body"
     }
@@ -2590,6 +2599,14 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           ],
           "maxLength": 320
         },
+        "inbox_id": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 320,
+          "description": "Alias of `inbox`."
+        },
         "address": {
           "type": [
             "string",
@@ -2611,6 +2628,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
       "events": "body",
       "event_types": "body",
       "inbox": "body",
+      "inbox_id": "body",
       "address": "body",
       "active": "body"
     }

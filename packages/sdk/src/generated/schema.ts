@@ -419,8 +419,9 @@ export interface paths {
          * The human review queue, oldest first.
          * @description Every review of the project, oldest first (the order a queue is worked in), narrowed by
          *     `state` (one or several, comma-separated; the queue proper is
-         *     `needs_review,in_review,chatting`), `inbox_id` and `agent_id`. `allowed_actions` are the
-         *     human reviewer's verbs.
+         *     `needs_review,in_review,chatting`), `inbox_id`, `agent_id` and `needs_reconciliation=true`
+         *     (only sends parked with an unknown delivery outcome, which an operator resolves with
+         *     `agent-inbox reconcile`). `allowed_actions` are the human reviewer's verbs.
          */
         get: operations["adminListReviews"];
         put?: never;
@@ -1868,8 +1869,8 @@ export interface paths {
          *     agent of the token creates uses one, deleting does not give it back), refused with
          *     `reason: enrollment_token_mailbox_budget_exhausted`. Both are `403` problem+json
          *     `quota_exceeded` (`QuotaProblem`: `reason, used, delta, limit, remaining, consumed, reserved,
-         *     next_reset_at, upgrade_required`, with `error` and `message` kept for older readers); inbox
-         *     counts do not reset, `next_reset_at` is the next monthly usage boundary. Inboxes created in the console count toward the plan limit but not
+         *     upgrade_required`, with `error` and `message` kept for older readers); inbox counts do not
+         *     reset, so these carry no `next_reset_at`. Inboxes created in the console count toward the plan limit but not
          *     toward a token's allowance. The plan's numbers are a deployment's own when `PLANS_FILE` sets them.
          *
          *     An agent enrolled with a token that has `allowed_domains` creates inboxes only on those
@@ -3399,7 +3400,7 @@ export interface paths {
         /**
          * Support staff - post an update, optionally moving the case to another status.
          * @description `status` moves the case (each change emits `support_case.status_changed` and mails the
-         *     case's contact, the reporting agent's inbox, as system mail); without it the update is a
+         *     reporting agent's inbox, when it has one, and the org's owners and admins, as system mail); without it the update is a
          *     note. Any staff update answers a pending customer reply. `version` guards against a case
          *     that moved meanwhile (`409 conflict` with `current_state`). The same `client_id` again
          *     returns the update it made.
@@ -3788,7 +3789,10 @@ export interface components {
             consumed?: number | undefined;
             /** Format: int64 */
             reserved?: number | undefined;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Absent for counts that never reset: inboxes, domains, members, webhooks.
+             */
             next_reset_at?: string | undefined;
             upgrade_required?: boolean | undefined;
         };
@@ -3822,8 +3826,13 @@ export interface components {
             consumed: number;
             /** Format: int64 */
             reserved: number;
-            /** Format: date-time */
-            next_reset_at: string;
+            /**
+             * Format: date-time
+             * @description When the quota resets (the next UTC day or month, or when the oldest counted send leaves
+             *     a rolling window). Absent for counts that never reset: inboxes, a key's mailbox budget,
+             *     custom domains, members and webhooks free a slot only when one is deleted.
+             */
+            next_reset_at?: string | undefined;
             upgrade_required: boolean;
             /** @enum {string} */
             error: "quota_exceeded";
@@ -5346,6 +5355,8 @@ export interface components {
             event_types?: components["schemas"]["WebhookEvents"] | undefined;
             /** @description Inbox id or address; null for every inbox of the agent. */
             inbox?: string | null | undefined;
+            /** @description Alias of `inbox`, the field a webhook's answers carry; both only when equal. */
+            inbox_id?: string | null | undefined;
             /** @description Legacy alias of `inbox`. */
             address?: string | null | undefined;
             /** @description Alias of the Idempotency-Key header. */
@@ -5357,6 +5368,8 @@ export interface components {
             events?: components["schemas"]["WebhookEvents"] | undefined;
             event_types?: components["schemas"]["WebhookEvents"] | undefined;
             inbox?: string | null | undefined;
+            /** @description Alias of `inbox`. */
+            inbox_id?: string | null | undefined;
             address?: string | null | undefined;
             client_id?: string | undefined;
             /** @description The owning agent; must be active. */
@@ -5368,6 +5381,8 @@ export interface components {
             events?: components["schemas"]["WebhookEvents"] | undefined;
             event_types?: components["schemas"]["WebhookEvents"] | undefined;
             inbox?: string | null | undefined;
+            /** @description Alias of `inbox`. */
+            inbox_id?: string | null | undefined;
             address?: string | null | undefined;
             active?: boolean | undefined;
         };
@@ -6126,6 +6141,8 @@ export interface operations {
                 state?: components["parameters"]["ReviewStateFilter"] | undefined;
                 inbox_id?: string | undefined;
                 agent_id?: string | undefined;
+                /** @description true: only sends parked with an unknown delivery outcome. */
+                needs_reconciliation?: boolean | undefined;
             } | undefined;
             header?: never;
             path: {
