@@ -1,8 +1,9 @@
-// Every fenced block of README.md runs, in the README's order, against a started service (every
+// Every fenced block of the guides (README.md, then the docs/ pages its Guides section lists) runs,
+// in that order, against a started service (every
 // role, as `npm start` runs them): shell blocks with bash (`npx agent-inbox`, curl), TypeScript
 // blocks with tsx, JavaScript blocks with plain node, MCP client configurations by starting the
 // server they describe. Everything runs twice against the same service, because a sample a newcomer
-// runs a second time must work again. A block added to the README later is picked up here by its
+// runs a second time must work again. A block added to a guide later is picked up here by its
 // language; a block that is not run must be listed in NOT_RUN with the reason and its own check.
 //
 // What the test changes in a sample before running it: the documented default addresses
@@ -21,6 +22,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { guides } from './helpers/guides.ts';
 import { sendMail } from './helpers/mail.ts';
 import { startTestService } from './helpers/service.ts';
 import { waitFor } from './helpers/wait.ts';
@@ -28,10 +30,10 @@ import { waitFor } from './helpers/wait.ts';
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export type Block = { lang: string; code: string; line: number };
+export type Block = { lang: string; code: string; line: number; file: string };
 
 /** The fenced code blocks of a Markdown text (``` or ~~~, indented ones too), in order. */
-export function fencedBlocks(markdown: string): Block[] {
+export function fencedBlocks(markdown: string, file = 'README.md'): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -44,8 +46,8 @@ export function fencedBlocks(markdown: string): Block[] {
       body.push(lines[j]!.startsWith(indent!) ? lines[j]!.slice(indent!.length) : lines[j]!.trimStart());
       j++;
     }
-    assert.ok(j < lines.length, `README.md line ${i + 1}: a code fence is never closed`);
-    blocks.push({ lang: lang!.toLowerCase(), code: body.join('\n'), line: i + 1 });
+    assert.ok(j < lines.length, `${file} line ${i + 1}: a code fence is never closed`);
+    blocks.push({ lang: lang!.toLowerCase(), code: body.join('\n'), line: i + 1, file });
     i = j;
   }
   return blocks;
@@ -208,7 +210,7 @@ async function driveWebhookReceiver(sample: string): Promise<void> {
 /** An MCP client configuration: starts the server it describes and calls a tool through it. */
 async function runMcpConfig(b: Block): Promise<void> {
   const config = JSON.parse(localize(b.code));
-  assert.ok(config.mcpServers, `README.md line ${b.line}: a JSON block is run as an MCP client configuration (mcpServers)`);
+  assert.ok(config.mcpServers, `${b.file} line ${b.line}: a JSON block is run as an MCP client configuration (mcpServers)`);
   const enrolled = await readJson('.local/enroll.json');
   for (const [name, server] of Object.entries<any>(config.mcpServers)) {
     const serverEnv = Object.fromEntries(Object.entries<string>(server.env ?? {}).map(([k, v]) => [k, v === 'pk_agent_...' ? enrolled.agent_key : v]));
@@ -257,7 +259,7 @@ const SHELL_PRELUDE = [
 ].join('\n');
 
 async function runBlock(b: Block, runNo: number): Promise<void> {
-  const label = `README.md line ${b.line} (\`\`\`${b.lang})`;
+  const label = `${b.file} line ${b.line} (\`\`\`${b.lang})`;
   const code = localize(b.code);
   if (['sh', 'bash', 'shell'].includes(b.lang)) {
     const p = start('bash', ['-c', SHELL_PRELUDE + code]);
@@ -271,14 +273,14 @@ async function runBlock(b: Block, runNo: number): Promise<void> {
     return;
   }
   if (['ts', 'typescript'].includes(b.lang)) {
-    const file = path.join(work, `sample-${b.line}-${runNo}.ts`);
+    const file = path.join(work, `sample-${path.basename(b.file, '.md')}-${b.line}-${runNo}.ts`);
     await fs.writeFile(file, code);
     const p = start(process.execPath, ['--import', 'tsx', file], { ENROLLMENT_TOKEN: carried.enrollmentToken ?? '' });
     if (code.includes('waitForEmail') && code.includes('reviewEvents')) return driveFirstAgent(p);
     return finished(p, label);
   }
   if (['js', 'javascript', 'mjs'].includes(b.lang)) {
-    const file = path.join(work, `sample-${b.line}-${runNo}.mjs`);
+    const file = path.join(work, `sample-${path.basename(b.file, '.md')}-${b.line}-${runNo}.mjs`);
     await fs.writeFile(file, code);
     if (code.includes('verifyWebhook') && code.includes('createServer')) return driveWebhookReceiver(file);
     return finished(start(process.execPath, [file]), label);
@@ -287,7 +289,7 @@ async function runBlock(b: Block, runNo: number): Promise<void> {
   assert.fail(`${label} is neither run (sh, ts, js, json) nor listed in NOT_RUN with a reason`);
 }
 
-const blocks = fencedBlocks(await fs.readFile(path.join(ROOT, 'README.md'), 'utf8'));
+const blocks = guides().flatMap((g) => fencedBlocks(g.text, g.file));
 
 async function runAll(runNo: number): Promise<void> {
   for (const b of blocks) {
@@ -297,17 +299,26 @@ async function runAll(runNo: number): Promise<void> {
   }
 }
 
-test('the README has runnable samples, and every block that is not run is a listed exception', () => {
-  assert.ok(blocks.some((b) => b.lang === 'sh') && blocks.some((b) => b.lang === 'ts'));
-  for (const e of NOT_RUN) assert.ok(blocks.some(e.match), `NOT_RUN names a block the README no longer has: ${e.why}`);
+test('every page under docs/ is a guide the README lists, so its samples run here', async () => {
+  const pages = (await fs.readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`).sort();
+  assert.deepEqual(guides().slice(1).map((g) => g.file).sort(), pages);
 });
 
-test('every README sample runs against the service', async () => {
+test('the README is a front page: under 12 KB, the details in the guides', async () => {
+  assert.ok((await fs.stat(path.join(ROOT, 'README.md'))).size < 12 * 1024);
+});
+
+test('the guides have runnable samples, and every block that is not run is a listed exception', () => {
+  assert.ok(blocks.some((b) => b.lang === 'sh') && blocks.some((b) => b.lang === 'ts'));
+  for (const e of NOT_RUN) assert.ok(blocks.some(e.match), `NOT_RUN names a block the guides no longer have: ${e.why}`);
+});
+
+test('every sample of the guides runs against the service', async () => {
   await runAll(1);
   assert.equal(carried.inboxes.length, 1);
 });
 
-test('every README sample runs a second time, as the same agent', async () => {
+test('every sample of the guides runs a second time, as the same agent', async () => {
   await runAll(2);
   assert.equal(carried.inboxes[1], carried.inboxes[0], 'the SDK sample reuses its inbox');
   assert.notEqual(carried.reviews[1], carried.reviews[0], 'the second run sends anew instead of replaying the first send');

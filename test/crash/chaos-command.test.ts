@@ -1,4 +1,4 @@
-// The README's `npm run chaos`, run as written at a tiny scale: its ledger shows nothing lost,
+// The operating guide's `npm run chaos`, run as written at a tiny scale: its ledger shows nothing lost,
 // nothing duplicated and no exit of the service's own.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -6,10 +6,10 @@ import fs from 'node:fs/promises';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 
-test('the README\'s `npm run chaos` prints a ledger with nothing lost or duplicated', async () => {
-  const readme = await fs.readFile('README.md', 'utf8');
+test('the operating guide\'s `npm run chaos` prints a ledger with nothing lost or duplicated', async () => {
+  const readme = await fs.readFile('docs/operating.md', 'utf8');
   const block = readme.match(/## Checking a deployment[^\n]*\n\n```sh\n([^`]+)```/);
-  assert.ok(block, 'the README shows the command');
+  assert.ok(block, 'the operating guide shows the command');
   const command = block[1]!.trim();
   assert.equal(command, 'npm run chaos');
   const { DATABASE_URL: _, ...inherited } = process.env;

@@ -1,5 +1,6 @@
 // API reference pages: served by the service itself, renderer included, under a CSP of this origin only.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import { test } from 'node:test';
 import { startTestService } from '../helpers/service.ts';
 
@@ -49,4 +50,38 @@ test('the document the page renders is served at /openapi.json', async () => {
   assert.equal(r.status, 200);
   assert.equal(r.body.openapi, '3.0.3');
   assert.ok(r.body.paths['/docs'], 'the reference pages are in the document too');
+});
+
+test('/docs/guides lists the README and every guide it names, each a page of this service', async () => {
+  const r = await svc.api.get('/docs/guides');
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+  const links = [...r.text.matchAll(/href="(\/docs\/guides\/[^"]+)"/g)].map((m) => m[1]);
+  const readme = await fs.readFile('README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Guides\n'), readme.indexOf('\n## ', readme.indexOf('\n## Guides\n') + 1));
+  const named = [...section.matchAll(/\]\(docs\/([a-z0-9-]+)\.md\)/g)].map((m) => `/docs/guides/${m[1]}`);
+  assert.ok(named.length >= 15, `the README's Guides section names the guides: ${named.length}`);
+  assert.deepEqual(links, ['/docs/guides/README', ...named]);
+  for (const link of links) {
+    const page = await svc.api.get(link);
+    assert.equal(page.status, 200, link);
+    assert.match(page.text, /<h1[^>]*>/, `${link} renders its title`);
+    assert.doesNotMatch(page.text, /href="(?:docs\/)?[a-z0-9-]+\.md/, `${link} links to pages, not to Markdown files`);
+    assert.doesNotMatch(page.text, /<script/, `${link} runs no script`);
+  }
+});
+
+test('a guide shows its pictures from this service, and an unknown guide is 404', async () => {
+  const page = await svc.api.get('/docs/guides/console');
+  const pictures = [...page.text.matchAll(/<img[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+  assert.ok(pictures.length >= 3, pictures.join(', '));
+  for (const src of pictures) {
+    assert.match(src, /^\/docs\/guides\/[a-z0-9-]+\.png$/);
+    const img = await svc.api.get(src);
+    assert.equal(img.status, 200, src);
+    assert.equal(img.headers.get('content-type'), 'image/png');
+  }
+  assert.equal((await svc.api.get('/docs/guides/no-such-guide')).status, 404);
+  assert.equal((await svc.api.get('/docs/guides/no-such.png')).status, 404);
+  assert.equal((await svc.api.get('/docs/guides/..%2Fpackage.json')).status, 400);
 });

@@ -1,5 +1,5 @@
 // Every variable the service reads (service/config.ts) is documented in .env.example, with its real
-// default, and in the README's configuration table; neither lists a variable the service ignores.
+// default, and in the operating guide's configuration table (docs/operating.md); neither lists a variable the service ignores.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
@@ -29,8 +29,8 @@ test('the values in .env.example are the defaults: loading it gives the configur
   assert.deepEqual(loadConfig(parseEnv(envExample)), loadConfig({}));
 });
 
-test('the README configuration table lists exactly the variables service/config.ts reads', () => {
-  const readme = fs.readFileSync('README.md', 'utf8');
+test('the operating guide\'s configuration table lists exactly the variables service/config.ts reads', () => {
+  const readme = fs.readFileSync('docs/operating.md', 'utf8');
   const table = readme.slice(readme.indexOf('| variable | default | meaning |'));
   const rows = table.split('\n').slice(2);
   const documented = rows
