@@ -508,3 +508,23 @@ export async function databaseNow(db: Executor): Promise<Date> {
   const { rows } = await db.query<{ now: Date }>("SELECT date_trunc('milliseconds', clock_timestamp()) AS now");
   return rows[0]!.now;
 }
+
+/** How many messages the inbox sent into a thread since `since` (the loop guard's count). */
+export async function sentIntoThreadSince(db: Executor, at: InboxKey, threadId: string, since: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM messages
+      WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND direction = 'outbound' AND received_at > $4`,
+    [at.org_id, at.inbox_id, threadId, since],
+  );
+  return rows[0]!.n;
+}
+
+/** Whether the inbox sent a message with one of these Message-IDs in the thread. */
+export async function sentOneOf(db: Executor, at: InboxKey, threadId: string, messageIds: string[]): Promise<boolean> {
+  if (messageIds.length === 0) return false;
+  const { rows } = await db.query(
+    `SELECT 1 FROM messages WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND direction = 'outbound' AND message_id = ANY($4::text[]) LIMIT 1`,
+    [at.org_id, at.inbox_id, threadId, messageIds],
+  );
+  return rows.length > 0;
+}

@@ -10,6 +10,8 @@ import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { presentInbox } from '../present/inboxes.ts';
+import { presentDelivery } from '../present/messages.ts';
+import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
 import { reviewPage } from './reviews.ts';
 import { createEventFeed } from '../sse.ts';
@@ -48,7 +50,8 @@ export function adminReviewRoutes(s: Services): RouteTable {
       const row = await findReview(s.db, { ...at(ctx), agent_id: null, inbox_id: null }, ctx.state.params.review_id!);
       if (!row) throw notFound('review');
       const history = await listFeedback(s.db, row.org_id, row.id);
-      ctx.body = { ...presentReview(reviewView(row, 'human')), feedback_history: history.map(presentFeedback) };
+      const delivery = presentDelivery(await deliveryStatusOf(s.db, row.org_id, row.id));
+      ctx.body = { ...presentReview(reviewView(row, 'human')), feedback_history: history.map(presentFeedback), delivery };
     },
     adminDecideReview: async (ctx) => {
       const row = await humanDecision(s, { ...at(ctx), email: ctx.state.console!.email }, ctx.state.params.review_id!, ctx.state.body);
