@@ -11,7 +11,17 @@ import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
-import { insertDeliveryReports, lockReviewInstance, softBouncesInARow, type NewDeliveryReport } from '../storage/delivery-reports.ts';
+import {
+  clearSenderHealth,
+  inboxIdIn,
+  insertDeliveryReports,
+  lockReviewInstance,
+  senderHealthCounts,
+  softBouncesInARow,
+  type NewDeliveryReport,
+} from '../storage/delivery-reports.ts';
+import { SENDER_HEALTH_WINDOW, senderHealth } from '../machines/policy/sender-health.ts';
+import { notFound } from '../machines/problems.ts';
 import type { InboxRow } from '../storage/inboxes.ts';
 import { appendReviewEvent } from '../storage/review-events.ts';
 import { findReviewWithInbox, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
@@ -191,4 +201,37 @@ function reviewFromOriginal(config: Config, report: DeliveryReport, receiving: I
   if (!receiving) return null;
   const mid = /^<(rr_[0-9a-z]{20})\.\d+@/.exec(report.original.message_id ?? '');
   return mid?.[1] ?? (/^rr_[0-9a-z]{20}$/.test(report.original.review_id ?? '') ? report.original.review_id : null);
+}
+
+// ---- Sender health, as the console shows and clears it
+
+/** An inbox's sender health: its recent sends, their bounces and complaints, and whether new sends are held. */
+export async function inboxSenderHealth(db: Pool, config: Config, at: { org_id: string; project_id: string; inbox: string }) {
+  const inboxId = await inboxIdIn(db, at, at.inbox);
+  if (!inboxId) throw notFound('inbox');
+  const counts = await senderHealthCounts(db, at.org_id, inboxId, SENDER_HEALTH_WINDOW);
+  const health = senderHealth(counts, config.senderHealth);
+  return {
+    inbox_id: inboxId,
+    sends: counts.sends,
+    bounces: counts.bounces,
+    complaints: counts.complaints,
+    bounce_rate: health.bounce_rate,
+    complaint_rate: health.complaint_rate,
+    held: !health.healthy,
+    reason: health.reason,
+    limits: { min_sends: config.senderHealth.minSends, max_bounce_rate: config.senderHealth.maxBounceRate, max_complaint_rate: config.senderHealth.maxComplaintRate, window: SENDER_HEALTH_WINDOW },
+    cleared_at: counts.cleared_at ? counts.cleared_at.toISOString() : null,
+  };
+}
+
+/**
+ * A human clears an inbox's sender health: its rates count only sends from now on, so new sends
+ * flow again. Sends already held stay in review for a human to decide.
+ */
+export async function clearInboxSenderHealth(db: Pool, config: Config, at: { org_id: string; project_id: string; inbox: string }) {
+  const inboxId = await inboxIdIn(db, at, at.inbox);
+  if (!inboxId) throw notFound('inbox');
+  await clearSenderHealth(db, at.org_id, inboxId);
+  return inboxSenderHealth(db, config, { ...at, inbox: inboxId });
 }

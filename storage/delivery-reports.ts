@@ -96,13 +96,18 @@ export async function senderHealthCounts(db: Executor, orgId: string, inboxId: s
   return rows[0]!;
 }
 
-/** A human clears the inbox's sender health: its rates count from now. */
-export async function clearSenderHealth(db: Executor, orgId: string, inboxId: string): Promise<Date | null> {
-  const { rows } = await db.query<{ at: Date }>(
-    `UPDATE inboxes SET sender_health_cleared_at = clock_timestamp() WHERE org_id = $1 AND id = $2 RETURNING sender_health_cleared_at AS at`,
-    [orgId, inboxId],
+/** The id of a project's inbox named by id or address. */
+export async function inboxIdIn(db: Executor, at: { org_id: string; project_id: string }, ref: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM inboxes WHERE org_id = $1 AND project_id = $2 AND (id = $3 OR address = lower($3))',
+    [at.org_id, at.project_id, ref],
   );
-  return rows[0]?.at ?? null;
+  return rows[0]?.id ?? null;
+}
+
+/** A human clears the inbox's sender health: its rates count from now. */
+export async function clearSenderHealth(db: Executor, orgId: string, inboxId: string): Promise<void> {
+  await db.query(`UPDATE inboxes SET sender_health_cleared_at = clock_timestamp() WHERE org_id = $1 AND id = $2`, [orgId, inboxId]);
 }
 
 /** Takes the review's machine row lock, as appending to its event queue requires. */

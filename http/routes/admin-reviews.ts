@@ -11,6 +11,7 @@ import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { presentInbox } from '../present/inboxes.ts';
 import { presentDelivery } from '../present/messages.ts';
+import { clearInboxSenderHealth, inboxSenderHealth } from '../../actors/delivery-reports.ts';
 import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
 import { reviewPage } from './reviews.ts';
@@ -37,6 +38,12 @@ export function adminReviewRoutes(s: Services): RouteTable {
     },
     adminUpdateReviewSettings: async (ctx) => {
       ctx.body = presentReviewSettings(await updateReviewSettings(s.db, at(ctx).org_id, ctx.state.body));
+    },
+    adminGetSenderHealth: async (ctx) => {
+      ctx.body = await inboxSenderHealth(s.db, s.config, { ...at(ctx), inbox: ctx.state.params.inbox_id! });
+    },
+    adminClearSenderHealth: async (ctx) => {
+      ctx.body = await clearInboxSenderHealth(s.db, s.config, { ...at(ctx), inbox: ctx.state.params.inbox_id! });
     },
     adminUpdateInbox: async (ctx) => {
       ctx.body = presentInbox(await updateInboxPolicy(s.db, { ...at(ctx), inbox: ctx.state.params.inbox_id! }, ctx.state.body));
