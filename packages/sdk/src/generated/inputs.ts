@@ -2471,7 +2471,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2481,7 +2485,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2555,7 +2563,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2565,7 +2577,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
