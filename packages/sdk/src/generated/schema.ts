@@ -1739,7 +1739,10 @@ export interface paths {
          *       tenants' volume. An id this service did not issue (made up, altered, or the older `evt_<n>`
          *       form) is `400 bad_request` naming `last_event_id`. An id of another org resumes after the
          *       nearest older event of the caller's org, or from its first event.
-         *     - `types`: comma-separated event types to send (the contract's list); an unknown type is `400`.
+         *     - `types`: comma-separated event types to send (the contract's list, plus `message.delivered`,
+         *       `message.bounced`, `message.complained` and `message.delayed`: what became of sent mail, one event
+         *       a recipient, with `review_id`, `message_id`, `smtp_message_id`, `recipient`, `type` on bounces and
+         *       delays, `status` and `diagnostic`); an unknown type is `400`.
          *     - Reach: an org key sees its org (or the project named by `X-Project-Id`); a project key its
          *       project's events about its own agent's inboxes, and those about no inbox that are its agent's or
          *       nobody's; an inbox key only events about its inbox.
@@ -2949,6 +2952,19 @@ export interface paths {
          *     reached no one ends `failed`. A hosted recipient whose self-signup inbox is not verified
          *     yet is deferred the same way, as the `450 4.2.1` inbound SMTP answers it, and delivered
          *     once the inbox is active.
+         *
+         *     What became of it, per recipient (choices beyond the contract): the envelope sender is a
+         *     return path on the inbox's domain signed for this review (`bounce+<review id>.<mac>@<domain>`;
+         *     one a send, not one a recipient, so the relay gets one SMTP transaction and the recipient is
+         *     read from the report). The relay or hosted inbox taking it is `message.delivered`; a relay's
+         *     temporary refusal is `message.delayed`; a DSN or ARF report that comes back later is
+         *     `message.bounced` (`type` hard or soft), `message.delayed` or `message.complained`, shown in the
+         *     review's and the SENT copy's `delivery`. A hard bounce or a complaint suppresses the recipient
+         *     for the project (`422 recipient_suppressed` on the next send), as do `SOFT_BOUNCE_LIMIT` soft
+         *     bounces in a row. Held for a human whatever the policy or category: a reply that may be a turn
+         *     of a mail loop (`mode_reason: loop_suspected`) and any send from an inbox whose sender health
+         *     is past its limits (`sender_health`). A reply to a message marked `auto_submitted` carries
+         *     `Auto-Submitted: auto-replied`.
          */
         post: operations["sendEmail"];
         delete?: never;
