@@ -128,7 +128,7 @@ async function record(tx: pg.ClientBase, queue: Queue, s: Sent, recipients: Repo
     const at = { org_id: s.review.org_id, project_id: s.review.project_id };
     if (r.kind === 'complained') await suppress(tx, at, { email: r.email, origin: 'delivery', reason: 'complained' });
     else if (r.kind === 'bounced' && r.type === 'hard') await suppress(tx, at, { email: r.email, origin: 'delivery', reason: 'bounced' });
-    else if (config && (r.kind === 'bounced' || r.kind === 'delayed') && r.type === 'soft' && (await softBouncesInARow(tx, at, r.email, config.softBounceLimit))) {
+    else if (config && r.kind === 'bounced' && r.type === 'soft' && (await softBouncesInARow(tx, at, r.email, config.softBounceLimit))) {
       await suppress(tx, at, { email: r.email, origin: 'delivery', reason: 'bounced' });
     }
   }

@@ -56,10 +56,13 @@ export async function deliveryStatusOf(db: Executor, orgId: string, reviewId: st
   return rows;
 }
 
-/** Whether the recipient's last `n` sends in the project each came back with a soft bounce or a delay. */
+/**
+ * Whether the recipient's last `n` sends in the project each came back with a soft bounce. A delay
+ * (a relay deferral, a delay notice) is not one: the mail may still arrive.
+ */
 export async function softBouncesInARow(db: Executor, at: { org_id: string; project_id: string }, recipient: string, n: number): Promise<boolean> {
   const { rows } = await db.query<{ soft: boolean }>(
-    `SELECT bool_or(kind IN ('bounced', 'delayed') AND type = 'soft') AS soft
+    `SELECT bool_or(kind = 'bounced' AND type = 'soft') AS soft
        FROM delivery_reports
       WHERE org_id = $1 AND project_id = $2 AND recipient = lower($3) AND kind IN ('delivered', 'bounced', 'delayed')
       GROUP BY review_id ORDER BY max(created_at) DESC LIMIT $4`,
