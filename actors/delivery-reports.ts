@@ -16,6 +16,7 @@ import {
   inboxIdIn,
   insertDeliveryReports,
   lockReviewInstance,
+  reportRecorded,
   senderHealthCounts,
   softBouncesInARow,
   type NewDeliveryReport,
@@ -167,6 +168,8 @@ export async function takeReport(
   if (!report || !reviewId || !org) return unlinked();
   const linked = await withTransaction(deps.db, async (tx) => {
     if (!(await lockReviewInstance(tx, org, reviewId))) return false;
+    // The sending MTA delivering the same report again (it missed our 250): recorded once.
+    if (await reportRecorded(tx, org, reviewId, m.raw)) return true;
     const found = await findReviewWithInbox(tx, org, reviewId);
     if (!found?.inbox) return false;
     // By Message-ID only at the very inbox that sent it: anyone can quote a Message-ID.

@@ -34,9 +34,10 @@ export async function insertDeliveryReports(tx: Executor, rows: NewDeliveryRepor
   if (rows.length === 0) return;
   const col = <K extends keyof NewDeliveryReport>(k: K) => rows.map((r) => r[k]);
   await tx.query(
-    `INSERT INTO delivery_reports (org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                          $10::text[], $11::text[], $12::bytea[])`,
+    `INSERT INTO delivery_reports (org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw, raw_sha256)
+     SELECT *, CASE WHEN raw IS NULL THEN NULL ELSE sha256(raw) END
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                   $10::text[], $11::text[], $12::bytea[]) AS r(org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw)`,
     [col('org_id'), col('project_id'), rows.map(() => newId('dlr')), col('inbox_id'), col('review_id'), col('message_id'),
       rows.map((r) => r.recipient.toLowerCase()), col('kind'), col('type'), col('status'), col('diagnostic'), col('raw')],
   );
@@ -117,4 +118,13 @@ export async function clearSenderHealth(db: Executor, orgId: string, inboxId: st
 export async function lockReviewInstance(tx: Executor, orgId: string, reviewId: string): Promise<boolean> {
   const { rowCount } = await tx.query(`SELECT 1 FROM machine_instances WHERE org_id = $1 AND kind = 'review' AND id = $2 FOR UPDATE`, [orgId, reviewId]);
   return rowCount === 1;
+}
+
+/** Whether this very report (the same bytes) was recorded for the review already. */
+export async function reportRecorded(db: Executor, orgId: string, reviewId: string, raw: Buffer): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM delivery_reports WHERE org_id = $1 AND review_id = $2 AND raw_sha256 = sha256($3::bytea) LIMIT 1',
+    [orgId, reviewId, raw],
+  );
+  return rows.length > 0;
 }

@@ -16,10 +16,13 @@ CREATE TABLE delivery_reports (
   diagnostic text,
   -- The DSN or ARF report as it arrived; null for the relay's or a hosted inbox's own answer.
   raw bytea,
+  -- SHA-256 of `raw`: a report the sending MTA delivers again (it missed our 250) is recorded once.
+  raw_sha256 bytea,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (org_id, id)
 );
 CREATE INDEX delivery_reports_review ON delivery_reports (org_id, review_id, created_at);
+CREATE INDEX delivery_reports_raw ON delivery_reports (org_id, review_id, raw_sha256) WHERE raw_sha256 IS NOT NULL;
 CREATE INDEX delivery_reports_inbox ON delivery_reports (org_id, inbox_id, created_at DESC);
 CREATE INDEX delivery_reports_recipient ON delivery_reports (org_id, project_id, recipient, created_at DESC);
 

@@ -66,6 +66,10 @@ test('a send the relay took and a later DSN rejected: message.delivered, then me
   const bounced = await hooked('message.bounced', 'nobody@acme.example');
   assert.deepEqual([bounced.review_id, bounced.type, bounced.status, bounced.inbox_id, bounced.message_id], [sent.review.id, 'hard', '5.1.1', agent.inboxId, sent.review.sent_message_id]);
   assert.match(bounced.diagnostic, /User unknown/);
+  // The reporting MTA delivering the same DSN again (it missed our 250) records nothing more.
+  await sendRaw(svc, corpusMail('postfix-hard.eml', fill(agent, sent, 'nobody@acme.example')), { from: '', to: [sent.returnPath] });
+  const logged = await svc.services.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'message.bounced' AND payload->>'review_id' = $1`, [sent.review.id]);
+  assert.equal(logged.rows[0].n, 1);
   const [live] = await stream.waitForEvents(1);
   assert.equal(live!.event, 'message.bounced');
   assert.equal(JSON.parse(live!.data).recipient, 'nobody@acme.example');
