@@ -16,6 +16,7 @@ import type { Recipient } from '../machines/policy/send-body.ts';
 import type { ReviewEvent } from '../machines/review-request.ts';
 import { composeMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay, type RelayConfig } from '../mail/outbound/relay.ts';
+import { returnPathOf } from '../mail/outbound/return-path.ts';
 import { signUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
 import { InboundQuotaError, ingestMessageIn, ingestMessagesIn, type IngestInput, type StoredMessage } from '../mail/inbound/ingest.ts';
 import { parseMessage, type ParsedMail } from '../mail/parse.ts';
@@ -39,6 +40,7 @@ import {
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
 import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
+import { recordDelivered, recordRelayDeferral, returnPathKeyOf } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';
@@ -118,18 +120,23 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
   const external = recipients.filter((a) => !hostedAddresses.has(a));
   const raw = await buildRaw(deps, conn, row, inbox, attempt);
   const relay = relayOf(deps.config);
+  // Bounces come back to an address naming this review (mail/outbound/return-path.ts).
+  const returnPath = returnPathOf(returnPathKeyOf(deps.config), row.id, inbox.domain);
 
   // The relay's answer, recorded with the outcome below (or on its own should that fail).
   let relayResponse: string | null = null;
+  let relayAccepted: string[] | null = null;
   if (external.length > 0 && relay && attempt.phase !== 'sent') {
     // A try counts once the relay takes DATA or answers with a temporary failure before that.
     let counted = false;
     try {
-      const result = await sendViaRelay(relay, { from: inbox.address, to: external }, raw, async () => {
+      const result = await sendViaRelay(relay, { from: returnPath, to: external }, raw, async () => {
         await setDeliveryPhase(conn, key, 'data', { route: 'relay', countTry: true });
         counted = true;
       });
       relayResponse = result.rejected.length ? `${result.response} (refused: ${result.rejected.join(', ')})` : result.response;
+      const refused = new Set(result.rejected.map((a) => a.toLowerCase()));
+      relayAccepted = external.filter((a) => !refused.has(a));
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       if (err.outcome === 'failed') return finishFailed(deps, lock, row, key, `the relay refused the message: ${err.response ?? err.message}`);
@@ -138,13 +145,15 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string
         return markUnknown(deps, lock, row, `relay connection lost after the message was handed over: ${err.message}`);
       }
       await setDeliveryPhase(conn, key, 'deferred', { route: 'relay', last_error: err.response ?? err.message, countTry: !counted });
+      await recordRelayDeferral(deps.db, deps.queue, { review: row, inbox, message_id: null, smtp_message_id: attempt.message_id }, external, err.response ?? err.message)
+        .catch((e: Error) => log.warn({ err: e.message }, 'the relay deferral could not be reported'));
       if (attempt.tries + 1 >= MAX_DEFERRALS) return finishFailed(deps, lock, row, key, `gave up after ${MAX_DEFERRALS} temporary failures: ${err.response ?? err.message}`);
       throw err;
     }
   }
 
   const parsed = await parseMessage(raw);
-  const outgoing: Outgoing = { raw, parsed, hosted, external, relay, relayResponse };
+  const outgoing: Outgoing = { raw, parsed, hosted, external, relay, relayResponse, relayAccepted, returnPath };
   // As at RCPT over SMTP (hosted-recipient.ts): a self-signup inbox takes no mail until verified.
   const unverified = hosted.find((h) => h.status === 'pending');
   if (unverified) {
@@ -171,6 +180,9 @@ type Outgoing = {
   external: string[];
   relay: RelayConfig | null;
   relayResponse: string | null;
+  /** The external recipients the relay took, when it answered in this try (else all of them, on a retry after it did). */
+  relayAccepted?: string[] | null;
+  returnPath: string;
   /** Hosted recipients given up on: the sender is told, and the attempt records why. */
   missed?: { addresses: string[]; notice: SystemMail; why: string };
 };
@@ -193,7 +205,7 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
         review_id: row.id,
         inbox_id: inbox.id,
         message_id: attempt.message_id,
-        envelope_from: inbox.address,
+        envelope_from: o.returnPath,
         envelope_to: external,
         subject: parsed.subject,
         raw,
@@ -210,6 +222,10 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
       last_error: o.missed ? `not delivered to ${o.missed.addresses.join(', ')}: ${o.missed.why}` : null,
     });
     await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
+    // What the relay or a hosted inbox took; mail kept in the outbox has reached no one yet.
+    const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
+    const sent = { review: row, inbox, message_id: copy!.id, smtp_message_id: attempt.message_id };
+    await recordDelivered(tx, deps.queue, sent, took, relay && o.relayResponse ? (/^\s*(\d{3})/.exec(o.relayResponse)?.[1] ?? null) : null);
   });
 }
 
@@ -297,6 +313,8 @@ async function buildRaw(deps: DeliveryDeps, db: pg.PoolClient, row: ReviewRow, i
     forwarded: original ? { raw: original, filename: 'forwarded-message.eml' } : null,
     unsubscribe: { url: `${deps.config.publicBaseUrl}/v1/unsubscribe/${token}`, mailto: `mailto:${inbox.address}?subject=unsubscribe` },
     review_id: row.id,
+    // RFC 3834: an answer to mail sent automatically says it is one, so the other side does not answer it.
+    auto_replied: draft.auto_replied === true,
   });
   return signOutbound(db, deps.config, inbox, composed);
 }

@@ -17,7 +17,10 @@ import type pg from 'pg';
 import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import type { InboxWithPolicy } from '../storage/inboxes.ts';
-import { findMessage, flaggedInThread, type MessageRow } from '../storage/messages.ts';
+import { findMessage, flaggedInThread, sentIntoThreadSince, sentOneOf, type MessageRow } from '../storage/messages.ts';
+import { loopSuspected } from '../machines/policy/loop-guard.ts';
+import { SENDER_HEALTH_WINDOW, senderHealth } from '../machines/policy/sender-health.ts';
+import { senderHealthCounts } from '../storage/delivery-reports.ts';
 import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
 import { rungOf } from '../machines/category.ts';
 import { findCategory, firstContacts, takeAutoSend, type CategoryRow } from '../storage/categories.ts';
@@ -83,6 +86,10 @@ export type PreparedSend = {
   screening: HeldForScreening | null;
   /** The review link covering the inbox, when read ahead; absent, routing reads it in the send transaction. */
   covering_link?: RouteLink | null;
+  /** A reply to mail that was sent automatically: it says so (`Auto-Submitted: auto-replied`). */
+  auto_replied?: boolean;
+  /** Why the loop guard holds this send for a human (loop-guard.ts), when it does. */
+  loop?: { reason: string; message_id: string } | null;
 };
 
 /** Why a send is held for a human whatever its policy: the flagged message it replies to or forwards. */
@@ -134,6 +141,7 @@ export async function prepareSend(
   let threadId: string | null = null;
 
   let screening: HeldForScreening | null = null;
+  let loop: PreparedSend['loop'] = null;
   if (req.kind === 'reply') {
     const thread = await findThread(s.db, at, body.thread_id!);
     if (!thread || !thread.last_message_id) throw notFound('thread');
@@ -151,6 +159,7 @@ export async function prepareSend(
     // The message answered, or an earlier flagged one of the thread (the last may be our own reply).
     const flagged = parent.screening ? { id: parent.id, screening: parent.screening } : await flaggedInThread(s.db, at, thread.id);
     if (flagged) screening = { message_id: flagged.id, ...flagged.screening };
+    loop = await loopCheck(s, at, thread.id, parent);
     to ??= replyRecipients(parent).map((r) => ({ name: r.name ?? '', email: r.email.toLowerCase() }));
     subject ??= replySubject(parent.subject);
   } else if (req.kind === 'forward') {
@@ -220,7 +229,24 @@ export async function prepareSend(
     allowances,
     screening,
     ...(req.readAhead ? { covering_link: req.readAhead.covering_link } : {}),
+    auto_replied: req.kind === 'reply' && parent?.auto_submitted != null,
+    loop,
   };
+}
+
+/** The loop guard's signals for a reply into a thread (machines/policy/loop-guard.ts). */
+async function loopCheck(s: SendServices, at: { org_id: string; inbox_id: string }, threadId: string, parent: MessageRow): Promise<PreparedSend['loop']> {
+  const { maxSends, windowMinutes } = s.config.loopGuard;
+  const recent = await sentIntoThreadSince(s.db, at, threadId, new Date(Date.now() - windowMinutes * 60_000));
+  const auto = parent.direction === 'inbound' && parent.auto_submitted !== null;
+  const answered = auto ? [parent.in_reply_to, ...parent.references].filter((x): x is string => !!x) : [];
+  const reason = loopSuspected({
+    recent_sends: recent,
+    max_sends: maxSends,
+    answers_auto_submitted: auto,
+    auto_submitted_answers_agent: auto && (await sentOneOf(s.db, at, threadId, answered)),
+  });
+  return reason ? { reason, message_id: parent.id } : null;
 }
 
 export const intentProblem = (p: IntentProblem): Problem =>
@@ -255,9 +281,18 @@ export type Submitted = { review: ReviewRow; released: boolean; policy: Effectiv
  * the category's rung and gates, then the daily auto-send cap, counted here only for a send the
  * gates would release, so the count never passes the cap whatever runs beside it.
  */
-async function decideRelease(tx: pg.PoolClient, p: PreparedSend, reviewId: string): Promise<AutoSendDecision & { rung: string | null }> {
+async function decideRelease(
+  tx: pg.PoolClient,
+  p: PreparedSend,
+  reviewId: string,
+  healthLimits: Config['senderHealth'],
+): Promise<AutoSendDecision & { rung: string | null }> {
   // A reply to or forward of a flagged message goes to the human, whatever the policy or category say.
   if (p.screening) return { release: false, reason: 'screening', rung: null };
+  // So does a send that may be one turn of a mail loop, or one from an inbox whose mail bounces or is complained about.
+  if (p.loop) return { release: false, reason: 'loop_suspected', rung: null };
+  const health = senderHealth(await senderHealthCounts(tx, p.inbox.org_id, p.inbox.id, SENDER_HEALTH_WINDOW), healthLimits);
+  if (!health.healthy) return { release: false, reason: 'sender_health', rung: null };
   if (p.policy.policy === 'allow_direct') return { release: true, reason: 'allow_direct', rung: null };
   if (!p.category) return { release: false, reason: 'review_policy', rung: null };
   const { inbox } = p;
@@ -297,6 +332,8 @@ export async function submitSend(
       in_reply_to: p.in_reply_to,
       attachments: p.attachments.map((a) => ({ filename: a.filename, content_type: a.content_type, size: a.size })),
       ...(p.screening ? { screening: p.screening } : {}),
+      ...(p.auto_replied ? { auto_replied: true } : {}),
+      ...(p.loop ? { loop: p.loop } : {}),
     },
     intent: p.intent,
     category_id: p.category_id,
@@ -311,11 +348,13 @@ export async function submitSend(
   const recipientCount = p.to.length + p.cc.length;
   return withTransaction(s.db, async (tx) => {
     const id = newId('rr');
-    const decision = await decideRelease(tx, p, id);
+    const decision = await decideRelease(tx, p, id, s.config.senderHealth);
     const released = decision.release;
     // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
     // under that link's deadline, or else to the human under the service's.
-    const routing: Routing = released || p.screening
+    // Held by the guards: a human decides, not a reviewer agent (which may be a party to the loop).
+    const held = decision.reason === 'loop_suspected' || decision.reason === 'sender_health';
+    const routing: Routing = released || p.screening || held
       ? { choice: { route: 'human' }, link: null }
       : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id }, p.covering_link);
     const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);

@@ -43,6 +43,35 @@ export interface ParsedMail {
   html: string | null;
   attachments: ParsedAttachment[];
   parse_error: string | null;
+  /**
+   * The few header fields read past parsing (lower-cased names, first value, unfolded): whether
+   * the mail was sent automatically (loops) and whether it is a delivery or feedback report.
+   */
+  headers?: Record<string, string>;
+}
+
+/** The header fields kept in ParsedMail.headers. */
+export const SIGNAL_HEADERS = [
+  'content-type',
+  'auto-submitted',
+  'x-autoreply',
+  'x-autorespond',
+  'x-auto-response-suppress',
+  'precedence',
+  'x-precedence',
+  'x-failed-recipients',
+  'return-path',
+  'x-review-id',
+  'feedback-type',
+] as const;
+
+function signalHeaders(fields: HeaderFields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of SIGNAL_HEADERS) {
+    const v = firstValue(fields, name);
+    if (v !== null) out[name] = v.slice(0, 2000);
+  }
+  return out;
 }
 
 export interface ParseLimits {
@@ -149,6 +178,7 @@ function fromMailparser(mail: MailparserMail): ParsedMail {
     html,
     attachments,
     parse_error: structureError(mail, contentType, text, html, attachments),
+    headers: signalHeaders(fields),
   };
 }
 
@@ -339,6 +369,7 @@ function parseHeadersOnly(raw: Buffer, limits: ParseLimits, reason: string): Par
     html: null,
     attachments: [],
     parse_error: reason,
+    headers: signalHeaders(fields),
   };
 }
 

@@ -75,6 +75,12 @@ export type Config = {
   inboundAuth: boolean;
   /** Longest the verdicts may hold up the reply to DATA; past it they are recorded as temperror. */
   inboundAuthTimeoutSeconds: number;
+  /** Soft bounces in a row (one per send) after which a recipient is suppressed. */
+  softBounceLimit: number;
+  /** Sender health: rates over an inbox's recent sends past which its new sends are held (`sender_health`). */
+  senderHealth: { minSends: number; maxBounceRate: number; maxComplaintRate: number };
+  /** Agent sends into one thread within `windowMinutes` past which the next is held (`loop_suspected`). */
+  loopGuard: { maxSends: number; windowMinutes: number };
 };
 
 
@@ -323,5 +329,15 @@ export function loadConfig(env: Env = process.env): Config {
     dkimSelector,
     inboundAuth: env.INBOUND_AUTH === undefined || env.INBOUND_AUTH === '' ? true : flag(env, 'INBOUND_AUTH'),
     inboundAuthTimeoutSeconds: positiveNumber(env, 'INBOUND_AUTH_TIMEOUT_SECONDS', 2),
+    softBounceLimit: positiveInt(env, 'SOFT_BOUNCE_LIMIT', 3),
+    senderHealth: {
+      minSends: positiveInt(env, 'SENDER_HEALTH_MIN_SENDS', 50),
+      maxBounceRate: positiveNumber(env, 'SENDER_HEALTH_MAX_BOUNCE_RATE', 0.05),
+      maxComplaintRate: positiveNumber(env, 'SENDER_HEALTH_MAX_COMPLAINT_RATE', 0.001),
+    },
+    loopGuard: {
+      maxSends: positiveInt(env, 'LOOP_MAX_SENDS', 8),
+      windowMinutes: positiveInt(env, 'LOOP_WINDOW_MINUTES', 10),
+    },
   };
 }

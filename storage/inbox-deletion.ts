@@ -36,7 +36,7 @@ export async function lockUnfinishedReviews(tx: Executor, orgId: string, inboxId
 
 /**
  * Removes the inbox and what it holds (messages with their sources, attachments and search rows,
- * threads, contacts, recipient counts, receipts, the files of its reviews, its review links and
+ * threads, contacts, recipient counts, delivery reports (they quote its mail), receipts, the files of its reviews, its review links and
  * webhooks, the events of its received mail with their deliveries to any webhook), revokes the
  * keys that reached only it, and leaves the tombstone. Review records stay: they are their
  * agent's history and carry the cancellation it reads.
@@ -49,7 +49,7 @@ export async function purgeInbox(tx: Executor, inbox: { org_id: string; project_
     v,
   );
   await releaseStorage(tx, inbox.org_id, rows[0]!.bytes);
-  for (const table of ['message_search', 'attachments', 'message_sources', 'thread_keys', 'threads', 'messages', 'contacts', 'recipient_usage']) {
+  for (const table of ['message_search', 'attachments', 'message_sources', 'thread_keys', 'threads', 'messages', 'contacts', 'recipient_usage', 'delivery_reports']) {
     await tx.query(`DELETE FROM ${table} WHERE org_id = $1 AND inbox_id = $2`, v);
   }
   await tx.query('DELETE FROM inbound_receipts WHERE inbox_id = $1', [inbox.id]);

@@ -43,6 +43,8 @@ export type MessageRow = {
   authentication: Record<string, unknown> | null;
   /** {risk, reasons} when screening flagged the message (machines/policy/screening.ts). */
   screening: { risk: string; reasons: string[] } | null;
+  /** How inbound mail said it was sent automatically (mail/inbound/auto-submitted.ts); null when it did not. */
+  auto_submitted: string | null;
   received_at: Date;
 };
 
@@ -82,7 +84,8 @@ export type InboxKey = { org_id: string; inbox_id: string };
 
 // ---- Writing
 
-export type NewMessage = Omit<MessageRow, 'seq' | 'received_at' | 'attachment_count'> & {
+export type NewMessage = Omit<MessageRow, 'seq' | 'received_at' | 'attachment_count' | 'auto_submitted'> & {
+  auto_submitted?: string | null;
   search_addresses: string;
   attachments: Array<AttachmentMeta & { part_index: number; content: Buffer }>;
   raw: Buffer;
@@ -133,11 +136,11 @@ const INSERT_MESSAGE = `
     INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen,
       from_name, from_email, to_addrs, cc_addrs, reply_to, raw_from, raw_to, subject, date, date_header,
       message_id, in_reply_to, "references", text, html, extracted_text, extracted_html, search_addresses,
-      size, attachment_count, parse_error, envelope_from, review_id, authentication, screening)
+      size, attachment_count, parse_error, envelope_from, review_id, authentication, screening, auto_submitted)
     SELECT $1::text, $2::text, $3::text, $4::text, place.thread_id, $6::text, $7::text, $8::bool,
       $9::text, $10::text, $11::jsonb, $12::jsonb, $13::jsonb, $14::text, $15::text, $16::text, $17::timestamptz, $18::text,
       $19::text, $20::text, $21::text[], $22::text, $23::text, $24::text, $25::text, $26::text,
-      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text, $52::jsonb, $53::jsonb
+      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text, $52::jsonb, $53::jsonb, $54::text
       FROM place
     RETURNING seq, received_at, thread_id),
   srch AS (
@@ -221,7 +224,7 @@ export async function insertMessage(
       place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
       place.normalized_subject,
       event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false,
-      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening)],
+      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening), m.auto_submitted ?? null],
   });
   const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
   if (stored) await notifyEventOnCommit(tx, stored);
@@ -233,7 +236,7 @@ export async function insertMessage(
 const SUMMARY_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_id, m.direction, m.folder, m.seen,
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
   m.message_id, m.in_reply_to, m."references", m.size, m.attachment_count, m.parse_error, m.envelope_from, m.review_id,
-  m.authentication, m.screening, m.received_at,
+  m.authentication, m.screening, m.auto_submitted, m.received_at,
   left(regexp_replace(coalesce(m.extracted_text, m.text, ''), '\\s+', ' ', 'g'), 200) AS preview,
   CASE WHEN m.attachment_count = 0 THEN '[]'::json ELSE (
     SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size', a.size,
@@ -244,7 +247,7 @@ const FULL_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thread_
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
   m.message_id, m.in_reply_to, m."references", m.text, m.html,
   coalesce(m.extracted_text, m.text) AS extracted_text, coalesce(m.extracted_html, m.html) AS extracted_html, m.size,
-  m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.authentication, m.screening, m.received_at`;
+  m.attachment_count, m.parse_error, m.envelope_from, m.review_id, m.authentication, m.screening, m.auto_submitted, m.received_at`;
 
 export async function findMessage(db: Executor, at: InboxKey, id: string): Promise<MessageRow | null> {
   const { rows } = await db.query<MessageRow>(
@@ -504,4 +507,24 @@ export async function findArrivals(db: Executor, at: InboxKey, f: ArrivalFilter,
 export async function databaseNow(db: Executor): Promise<Date> {
   const { rows } = await db.query<{ now: Date }>("SELECT date_trunc('milliseconds', clock_timestamp()) AS now");
   return rows[0]!.now;
+}
+
+/** How many messages the inbox sent into a thread since `since` (the loop guard's count). */
+export async function sentIntoThreadSince(db: Executor, at: InboxKey, threadId: string, since: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM messages
+      WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND direction = 'outbound' AND received_at > $4`,
+    [at.org_id, at.inbox_id, threadId, since],
+  );
+  return rows[0]!.n;
+}
+
+/** Whether the inbox sent a message with one of these Message-IDs in the thread. */
+export async function sentOneOf(db: Executor, at: InboxKey, threadId: string, messageIds: string[]): Promise<boolean> {
+  if (messageIds.length === 0) return false;
+  const { rows } = await db.query(
+    `SELECT 1 FROM messages WHERE org_id = $1 AND inbox_id = $2 AND thread_id = $3 AND direction = 'outbound' AND message_id = ANY($4::text[]) LIMIT 1`,
+    [at.org_id, at.inbox_id, threadId, messageIds],
+  );
+  return rows.length > 0;
 }

@@ -1,7 +1,8 @@
 // The project-wide suppression list: addresses no send of the project may go to.
 import type { Executor } from './db.ts';
 
-export type SuppressionOrigin = 'agent' | 'unsubscribe';
+/** `delivery`: added by the service itself, from a hard bounce, a complaint or soft bounces in a row (reason `bounced` or `complained`). */
+export type SuppressionOrigin = 'agent' | 'unsubscribe' | 'delivery';
 
 export type SuppressionRow = {
   org_id: string;

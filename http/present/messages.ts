@@ -1,5 +1,6 @@
 import type { AttachmentMeta, MessageRow, MessageSummaryRow } from '../../storage/messages.ts';
 import type { ThreadRow } from '../../storage/threads.ts';
+import type { RecipientStatus } from '../../storage/delivery-reports.ts';
 
 export type BodyFormat = 'auto' | 'text' | 'html' | 'both';
 export type BodyVariant = 'source' | 'extracted';
@@ -30,8 +31,20 @@ function envelopeFields(inboxAddress: string, m: MessageSummaryRow | MessageRow)
     parse_error: m.parse_error,
     authentication: m.authentication ?? null,
     screening: m.screening ?? null,
+    auto_submitted: m.auto_submitted ?? null,
   };
 }
+
+/** What became of a sent mail, per recipient: its latest delivery report. */
+export const presentDelivery = (rows: RecipientStatus[]) =>
+  rows.map((r) => ({
+    recipient: r.recipient,
+    status: r.status,
+    type: r.type,
+    status_code: r.status_code,
+    diagnostic: r.diagnostic,
+    updated_at: iso(r.updated_at),
+  }));
 
 export const presentAttachment = (a: AttachmentMeta) => ({
   id: a.id,

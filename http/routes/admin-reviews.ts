@@ -10,6 +10,9 @@ import { findReview, listFeedback } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { presentInbox } from '../present/inboxes.ts';
+import { presentDelivery } from '../present/messages.ts';
+import { clearInboxSenderHealth, inboxSenderHealth } from '../../actors/delivery-reports.ts';
+import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
 import { reviewPage } from './reviews.ts';
 import { createEventFeed } from '../sse.ts';
@@ -36,6 +39,12 @@ export function adminReviewRoutes(s: Services): RouteTable {
     adminUpdateReviewSettings: async (ctx) => {
       ctx.body = presentReviewSettings(await updateReviewSettings(s.db, at(ctx).org_id, ctx.state.body));
     },
+    adminGetSenderHealth: async (ctx) => {
+      ctx.body = await inboxSenderHealth(s.db, s.config, { ...at(ctx), inbox: ctx.state.params.inbox_id! });
+    },
+    adminClearSenderHealth: async (ctx) => {
+      ctx.body = await clearInboxSenderHealth(s.db, s.config, { ...at(ctx), inbox: ctx.state.params.inbox_id! });
+    },
     adminUpdateInbox: async (ctx) => {
       ctx.body = presentInbox(await updateInboxPolicy(s.db, { ...at(ctx), inbox: ctx.state.params.inbox_id! }, ctx.state.body));
     },
@@ -49,7 +58,8 @@ export function adminReviewRoutes(s: Services): RouteTable {
       if (!row) throw notFound('review');
       const history = await listFeedback(s.db, row.org_id, row.id);
       const view = reviewView(row, 'human');
-      ctx.body = { ...presentReview(view), ...(await rulesStanding(s.db, row, view.rules_version)), feedback_history: history.map(presentFeedback) };
+      const delivery = presentDelivery(await deliveryStatusOf(s.db, row.org_id, row.id));
+      ctx.body = { ...presentReview(view), ...(await rulesStanding(s.db, row, view.rules_version)), feedback_history: history.map(presentFeedback), delivery };
     },
     adminDecideReview: async (ctx) => {
       const row = await humanDecision(s, { ...at(ctx), email: ctx.state.console!.email }, ctx.state.params.review_id!, ctx.state.body);

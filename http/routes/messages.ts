@@ -17,7 +17,8 @@ import { asciiFallback, safeFilename, servedContentType } from '../../machines/p
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { messageIncludes, withIncluded } from '../include.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentAttachment, presentMessage, presentMessageSummary } from '../present/messages.ts';
+import { presentAttachment, presentDelivery, presentMessage, presentMessageSummary } from '../present/messages.ts';
+import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 
 const keyOf = (inbox: { org_id: string; id: string }): InboxKey => ({ org_id: inbox.org_id, inbox_id: inbox.id });
 const isSeqCursor = (v: any): v is { seq: number } => Number.isSafeInteger(v?.seq);
@@ -55,7 +56,11 @@ export function messageRoutes(s: Services): RouteTable {
         format: ctx.state.query.format,
         variant: ctx.state.query.variant,
       });
-      ctx.body = withIncluded(message, included.get(found.message.id));
+      // A sent copy says what became of the mail, per recipient.
+      const delivery = found.message.review_id && found.message.direction === 'outbound'
+        ? { delivery: presentDelivery(await deliveryStatusOf(s.db, inbox.org_id, found.message.review_id)) }
+        : {};
+      ctx.body = withIncluded({ ...message, ...delivery }, included.get(found.message.id));
     },
 
     getMessageRaw: async (ctx) => {

@@ -8,6 +8,8 @@ import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentFeedback, presentReview, presentReviewEvent } from '../present/reviews.ts';
+import { presentDelivery } from '../present/messages.ts';
+import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 
 const scopeOf = (ctx: ApiContext): ComposerScope => {
   const a = ctx.state.auth!;
@@ -97,7 +99,10 @@ export function reviewRoutes(s: Services): RouteTable {
       const inbox = await inboxFilter(s, ctx);
       ctx.body = await reviewPage(s, ctx, { ...c, inbox_id: c.inbox_id ?? inbox }, 'desc', 'composer');
     },
-    getReview: async (ctx) => answer(ctx, await own(ctx)),
+    getReview: async (ctx) => {
+      const row = await own(ctx);
+      ctx.body = { ...presentReview(reviewView(row, 'composer')), delivery: presentDelivery(await deliveryStatusOf(s.db, row.org_id, row.id)) };
+    },
     getReviewFeedback: async (ctx) => {
       const row = await own(ctx);
       ctx.body = { review_id: row.id, data: (await listFeedback(s.db, row.org_id, row.id)).map(presentFeedback) };

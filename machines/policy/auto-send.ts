@@ -10,6 +10,8 @@ export type AutoRung = 'supervised' | 'auto_notify' | 'autonomous';
 export type ModeReason =
   | 'review_policy'
   | 'screening'
+  | 'loop_suspected'
+  | 'sender_health'
   | 'allow_direct'
   | 'category_supervised'
   | 'first_contact_gate'

@@ -24,6 +24,8 @@ export const CONSOLE_OPERATIONS: Readonly<Record<string, ConsoleNeed>> = {
   adminGetReviewSettings: 'read',
   adminUpdateReviewSettings: 'admin',
   adminUpdateInbox: 'admin',
+  adminGetSenderHealth: 'read',
+  adminClearSenderHealth: 'admin',
   adminDeleteInbox: 'admin',
   adminListReviews: 'read',
   adminGetReview: 'read',

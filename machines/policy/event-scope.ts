@@ -5,6 +5,11 @@ import type { Scope } from './inbox-scope.ts';
 
 export const EVENT_TYPES = [
   'message.received',
+  // What became of a sent mail (actors/delivery-reports.ts).
+  'message.delivered',
+  'message.bounced',
+  'message.complained',
+  'message.delayed',
   'review.created',
   'review.needs_review',
   'review.in_review',
@@ -33,8 +38,11 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The only type a webhook may subscribe to (contract, Events: Subscribing). */
-export const WEBHOOK_EVENT_TYPES: readonly string[] = ['message.received'];
+/**
+ * The types a webhook may subscribe to: the contract's `message.received`, and the delivery
+ * outcomes of the inbox's sent mail, which agent-inbox adds.
+ */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = ['message.received', 'message.delivered', 'message.bounced', 'message.complained', 'message.delayed'];
 
 export type ScopedEvent = {
   org_id: string;

@@ -13,6 +13,7 @@ import type { InboxRow } from '../../storage/inboxes.ts';
 import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
 import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
 import { screenMessage, type Screening } from '../../machines/policy/screening.ts';
+import { autoSubmitted } from '../../machines/policy/auto-submitted.ts';
 import type { Authentication } from './authentication.ts';
 import { extractHtml, extractText, htmlToText } from '../extract.ts';
 import { parseMessage, withoutNul, type Address, type ParsedMail } from '../parse.ts';
@@ -274,6 +275,8 @@ async function storeForInbox(
     review_id: input.review_id ?? null,
     authentication: input.authentication ?? null,
     screening,
+    // Marked on arrival, so an agent's answer to it can be held as a possible loop (loop-guard.ts).
+    auto_submitted: direction === 'outbound' ? null : autoSubmitted(p.headers ?? {}, p.subject),
     attachments: p.attachments.map((a) => ({
       id: newAttachmentId(),
       part_index: a.part_index,

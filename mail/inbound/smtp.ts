@@ -13,6 +13,8 @@ import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { inboundVerifier, type Authentication } from './authentication.ts';
 import { batchingIngest } from './batcher.ts';
 import { InboundQuotaError, type IngestServices } from './ingest.ts';
+import { mayBeReport, returnPathKeyOf, takeReport } from '../../actors/delivery-reports.ts';
+import { looksLikeReturnPath, verifyReturnPath } from '../outbound/return-path.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
@@ -22,6 +24,8 @@ export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
 
 // Recipients accepted in the current transaction; the envelope object is replaced after each one.
 const accepted = new WeakMap<object, Map<string, InboxRow>>();
+// Return paths accepted (the review each names): bounces and complaints of mail sent from here.
+const returnPaths = new WeakMap<object, string>();
 
 export async function startInboundSmtp(
   s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown> },
@@ -60,6 +64,13 @@ export async function startInboundSmtp(
     },
 
     onRcptTo(address, session, callback) {
+      // Checked by its signature alone: no lookup, and a forged one is as unknown as any other address.
+      const claim = looksLikeReturnPath(address.address) ? verifyReturnPath(returnPathKeyOf(s.config), address.address) : null;
+      if (claim) {
+        returnPaths.set(session.envelope, claim.review_id);
+        observeSmtpRecipient('accepted');
+        return callback();
+      }
       hostedRecipient(address.address).then(
         (inbox) => {
           let map = accepted.get(session.envelope);
@@ -88,7 +99,8 @@ export async function startInboundSmtp(
           observeSmtpMessage('rejected', 'too_large');
           return callback(null);
         }
-        const recipients = [...(accepted.get(session.envelope)?.values() ?? [])];
+        const hosted = [...(accepted.get(session.envelope)?.values() ?? [])];
+        const claimed = returnPaths.get(session.envelope) ?? null;
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address || null : null;
         const raw = data.take();
         // Verdicts are looked up while the message is parsed; both finish within the verifier's bound.
@@ -96,11 +108,20 @@ export async function startInboundSmtp(
           ? verify(raw, { ip: session.remoteAddress, helo: session.hostNameAppearsAs || null, mail_from: envelopeFrom })
           : Promise.resolve(null);
         let authentication: Authentication | null = null;
-        const store = (parsed: ParsedMail) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication });
+        let recipients = hosted;
+        const store = (parsed: ParsedMail) =>
+          recipients.length ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : Promise.resolve([]);
         // Parsed here, while an earlier message may still be committing.
         Promise.all([parseMessage(raw), verdicts])
-          .then(([parsed, auth]) => {
+          .then(async ([parsed, auth]) => {
             authentication = auth;
+            // A bounce or complaint of mail sent from here is recorded against its send rather than
+            // stored as mail; read only when sent to a return path or shaped like a report.
+            if (claimed || (hosted.length === 1 && mayBeReport({ envelope_from: envelopeFrom, headers: parsed.headers, subject: parsed.subject }))) {
+              const taken = await takeReport(s, { raw, envelope_from: envelopeFrom, claimed, receiving: claimed ? null : hosted[0]! });
+              if (taken.linked) recipients = claimed ? hosted : [];
+              else if (taken.inbox && !hosted.some((h) => h.id === taken.inbox!.id)) recipients = [...hosted, taken.inbox];
+            }
             return store(parsed);
           })
           .catch((err) => {
@@ -112,7 +133,7 @@ export async function startInboundSmtp(
             (stored) => {
               log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
               observeSmtpMessage('accepted');
-              callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
+              callback(null, stored.length ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : 'OK: report recorded');
             },
             (err) => {
               if (err instanceof InboundQuotaError) {

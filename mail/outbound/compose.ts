@@ -29,12 +29,15 @@ export type OutboundMessage = {
   forwarded: { raw: Buffer; filename: string } | null;
   unsubscribe: { url: string; mailto: string } | null;
   review_id: string;
+  /** Adds `Auto-Submitted: auto-replied` (an answer to mail that was itself sent automatically). */
+  auto_replied?: boolean;
 };
 
 const addr = (a: OutboundAddress) => (a.name ? { name: a.name, address: a.email } : a.email);
 
 export async function composeMessage(m: OutboundMessage): Promise<Buffer> {
   const headers: Record<string, string> = { 'X-Review-Id': m.review_id };
+  if (m.auto_replied) headers['Auto-Submitted'] = 'auto-replied';
   if (m.unsubscribe) {
     headers['List-Unsubscribe'] = `<${m.unsubscribe.url}>, <${m.unsubscribe.mailto}>`;
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';

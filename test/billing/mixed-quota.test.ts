@@ -34,7 +34,7 @@ test('when the tries for a refused hosted recipient run out, a send the relay to
   assert.equal(r.status, 202, r.text);
   const id = r.body.review_id as string;
   // The relay also carries the over-quota notice to the receiving org's owners.
-  const handedOver = () => relay.received.filter((m) => m.from === agent.address).map((m) => m.to);
+  const handedOver = () => relay.received.filter((m) => m.mail.from?.value[0]?.address === agent.address).map((m) => m.to);
   const first = await waitFor(async () => {
     const a = await attemptOf(id);
     return a?.last_error ? a : null;

@@ -57,7 +57,8 @@ test('send: 422 without intent (nothing stored), 202 with it; a human opens and 
   assert.match(sent.sent_message_id, /^msg_/);
   assert.equal(relay.received.length, 1);
   const mail = relay.received[0]!;
-  assert.equal(mail.from, agent.address);
+  // The envelope sender is the signed return path its bounces come back to.
+  assert.match(mail.from, new RegExp(`^bounce\\+${id}\\.[0-9a-f]{16}@agents\\.test$`));
   assert.deepEqual(mail.to, ['dana@acme.example']);
   assert.equal(mail.mail.text?.trim(), 'Tuesday 10:00 works for us.\nSee you then!');
   assert.equal(mail.mail.subject, 'Tuesday demo');
@@ -98,9 +99,11 @@ test('send: 422 without intent (nothing stored), 202 with it; a human opens and 
   assert.deepEqual(acked.body.cursors, [{ review_id: id, through_seq: 4 }]);
   assert.deepEqual(await agent.drain(), []);
 
-  // The same events reach the event log (webhooks and the stream read it).
+  // The same events reach the event log (webhooks and the stream read it), and the relay's taking
+  // the mail is the recipient's message.delivered.
   const logged = await svc.services.db.query(`SELECT type, payload FROM events WHERE payload->>'review_id' = $1 ORDER BY id`, [id]);
-  assert.deepEqual(logged.rows.map((r) => r.type), ['review.created', 'review.in_review', 'review.edited', 'review.sent']);
+  assert.deepEqual(logged.rows.map((r) => r.type), ['review.created', 'review.in_review', 'review.edited', 'review.sent', 'message.delivered']);
+  assert.equal(logged.rows[4].payload.recipient, 'dana@acme.example');
   assert.equal(logged.rows[3].payload.state, 'sent');
 
   // The replayed request returns the original answer and creates nothing.
@@ -256,7 +259,7 @@ test('with no relay configured, mail to other domains is kept in the local outbo
   const { rows } = await local.services.db.query('SELECT review_id, envelope_from, envelope_to, subject, raw FROM outbound_outbox');
   assert.equal(rows.length, 1);
   assert.equal(rows[0].review_id, r.body.review_id);
-  assert.equal(rows[0].envelope_from, agent.address);
+  assert.match(rows[0].envelope_from, new RegExp(`^bounce\\+${r.body.review_id}\\.[0-9a-f]{16}@agents\\.test$`));
   assert.deepEqual(rows[0].envelope_to, ['dana@acme.example']);
   assert.match(rows[0].raw.toString(), /Stays here\./);
 });

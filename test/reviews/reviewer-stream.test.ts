@@ -56,7 +56,7 @@ test('an SSE reviewer receives the work item live, opens and edits; the relay re
   const edited = await reviewer.decide(id, { action: 'edit', parent_revision: 1, text: 'Tuesday 10:00 works. See you!' });
   assert.equal(edited.status, 200, edited.text);
   await agent.until(id, 'sent');
-  const mails = relay.received.filter((m) => m.mail.subject === 'SSE demo' && m.from === agent.address);
+  const mails = relay.received.filter((m) => m.mail.subject === 'SSE demo' && m.mail.from?.value[0]?.address === agent.address);
   assert.equal(mails.length, 1);
   assert.equal(mails[0]!.mail.text?.trim(), 'Tuesday 10:00 works. See you!');
   // Nothing else was routed to the reviewer: one item, and the heartbeat keeps the stream open.

@@ -100,7 +100,7 @@ test('a WebSocket reviewer gets the work pushed, opens and edits by frames; the 
   const edited = await socket.decide('e1', id, { action: 'edit', parent_revision: 1, text: 'Tuesday 10:00 works. Over WS.' });
   assert.deepEqual([edited.type, edited.status, edited.body.state], ['result', 200, 'edited']);
   await agent.until(id, 'sent');
-  const mails = relay.received.filter((m) => m.mail.subject === 'WS demo' && m.from === agent.address);
+  const mails = relay.received.filter((m) => m.mail.subject === 'WS demo' && m.mail.from?.value[0]?.address === agent.address);
   assert.equal(mails.length, 1);
   assert.equal(mails[0]!.mail.text?.trim(), 'Tuesday 10:00 works. Over WS.');
   assert.equal(socket.frames.filter((f) => f.type === 'work').length, 1);

@@ -79,7 +79,7 @@ test('a linked reviewer agent gets the signed work item, opens and edits; the re
   assert.equal(edited.body.state, 'edited');
 
   await agent.until(id, 'sent');
-  const mails = relay.received.filter((m) => m.mail.subject === 'Tuesday demo' && m.from === agent.address);
+  const mails = relay.received.filter((m) => m.mail.subject === 'Tuesday demo' && m.mail.from?.value[0]?.address === agent.address);
   assert.equal(mails.length, 1);
   assert.equal(mails[0]!.mail.text?.trim(), 'Tuesday 10:00 works. See you then!');
   const feedback = await agent.api.get(`/v1/reviews/${id}/feedback`, agent.key);

@@ -2485,7 +2485,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2495,7 +2499,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2578,7 +2586,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },
@@ -2588,7 +2600,11 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
           "items": {
             "type": "string",
             "enum": [
-              "message.received"
+              "message.received",
+              "message.delivered",
+              "message.bounced",
+              "message.complained",
+              "message.delayed"
             ]
           }
         },

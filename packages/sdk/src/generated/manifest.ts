@@ -160,6 +160,8 @@ export const REVIEW_LOOP_MANIFEST = {
               "enum": [
                 "review_policy",
                 "screening",
+                "loop_suspected",
+                "sender_health",
                 "allow_direct",
                 "category_supervised",
                 "first_contact_gate",
@@ -170,7 +172,7 @@ export const REVIEW_LOOP_MANIFEST = {
                 "category_autonomous",
                 null
               ],
-              "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
+              "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `loop_suspected` (it may be one turn of a mail loop: the agent sent\n`LOOP_MAX_SENDS` mails into the thread within `LOOP_WINDOW_MINUTES`, or it answers an\nauto-submitted mail that itself answered this inbox's mail; always the human, whatever the\npolicy or category), `sender_health` (the inbox's recent sends bounce or draw complaints past\nthe limits; always the human, until a human clears it with\n`POST /v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/sender-health/clear`),\n`category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
             },
             "route": {
               "type": "string",
@@ -534,6 +536,8 @@ export const REVIEW_LOOP_MANIFEST = {
           "enum": [
             "review_policy",
             "screening",
+            "loop_suspected",
+            "sender_health",
             "allow_direct",
             "category_supervised",
             "first_contact_gate",
@@ -544,7 +548,7 @@ export const REVIEW_LOOP_MANIFEST = {
             "category_autonomous",
             null
           ],
-          "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
+          "description": "Why the send was held for review or released. Held: `review_policy` (no category, the\npolicy needs a human), `screening` (it replies to or forwards a flagged message: always\nthe human), `loop_suspected` (it may be one turn of a mail loop: the agent sent\n`LOOP_MAX_SENDS` mails into the thread within `LOOP_WINDOW_MINUTES`, or it answers an\nauto-submitted mail that itself answered this inbox's mail; always the human, whatever the\npolicy or category), `sender_health` (the inbox's recent sends bounce or draw complaints past\nthe limits; always the human, until a human clears it with\n`POST /v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/sender-health/clear`),\n`category_supervised`, `first_contact_gate` (a first mail to a\nrecipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),\n`canary_rate` (the share of an autonomous category's sends still reviewed, fixed per\nreview id), `auto_send_cap` (the customer's auto-sends of the UTC day reached\n`auto_send_cap_per_day`). Released: `allow_direct`, `category_auto_notify`,\n`category_autonomous`.\n"
         },
         "route": {
           "type": "string",

@@ -371,6 +371,60 @@ export interface paths {
         patch: operations["adminUpdateReviewSettings"];
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/sender-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An inbox's sender health, and whether its new sends are held for it.
+         * @description Counted over the inbox's latest 1,000 sends (one per recipient the relay or a hosted inbox took)
+         *     since a human last cleared it: how many hard-bounced and how many were complained about. Past
+         *     `SENDER_HEALTH_MAX_BOUNCE_RATE` (default 5%, over at least `SENDER_HEALTH_MIN_SENDS`, default 50)
+         *     or `SENDER_HEALTH_MAX_COMPLAINT_RATE` (default 0.1%, over any number), `held` is true and every
+         *     new send from the inbox waits for a human with `mode_reason: sender_health`, whatever its
+         *     policy or category. The inbox is addressed by id or by address.
+         */
+        get: operations["adminGetSenderHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/sender-health/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear an inbox's sender health (owner or admin); its new sends flow again.
+         * @description The rates count only sends from now on. Sends already held with `sender_health` stay in review
+         *     for a human to approve, edit or reject. The suppressions the bounces and complaints added stay.
+         */
+        post: operations["adminClearSenderHealth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}": {
         parameters: {
             query?: never;
@@ -1506,7 +1560,10 @@ export interface paths {
         /**
          * The project's suppression list, oldest first.
          * @description Project-wide: every inbox of the project is refused sending to these addresses (`422
-         *     recipient_suppressed`). An org key names the project with `X-Project-Id` (else `400
+         *     recipient_suppressed`). Origin `agent`: added by an agent; `unsubscribe`: the recipient's own
+         *     opt-out; `delivery`: added by the service when a send to the address hard-bounced (reason
+         *     `bounced`), was complained about (reason `complained`), or soft-bounced `SOFT_BOUNCE_LIMIT` sends in a
+         *     row (default 3; reason `bounced`). An org key names the project with `X-Project-Id` (else `400
          *     breadth_required`).
          */
         get: operations["listSuppressions"];
@@ -1541,8 +1598,10 @@ export interface paths {
         post?: never;
         /**
          * Lift a suppression the project's agents added.
-         * @description Only entries of origin `agent`. A recipient's own opt-out (origin `unsubscribe`) is theirs:
-         *     an agent cannot lift it (`403 forbidden_scope`). An address not suppressed is `404`.
+         * @description Entries of origin `agent` and `delivery` (added by the service from a hard bounce, reason
+         *     `bounced`, or a complaint, reason `complained`). A recipient's own opt-out (origin
+         *     `unsubscribe`) is theirs: an agent cannot lift it (`403 forbidden_scope`). An address not
+         *     suppressed is `404`.
          */
         delete: operations["unsuppressEmail"];
         options?: never;
@@ -1747,7 +1806,10 @@ export interface paths {
          *       tenants' volume. An id this service did not issue (made up, altered, or the older `evt_<n>`
          *       form) is `400 bad_request` naming `last_event_id`. An id of another org resumes after the
          *       nearest older event of the caller's org, or from its first event.
-         *     - `types`: comma-separated event types to send (the contract's list); an unknown type is `400`.
+         *     - `types`: comma-separated event types to send (the contract's list, plus `message.delivered`,
+         *       `message.bounced`, `message.complained` and `message.delayed`: what became of sent mail, one event
+         *       a recipient, with `review_id`, `message_id`, `smtp_message_id`, `recipient`, `type` on bounces and
+         *       delays, `status` and `diagnostic`); an unknown type is `400`.
          *     - Reach: an org key sees its org (or the project named by `X-Project-Id`); a project key its
          *       project's events about its own agent's inboxes, and those about no inbox that are its agent's or
          *       nobody's; an inbox key only events about its inbox.
@@ -2995,6 +3057,19 @@ export interface paths {
          *     reached no one ends `failed`. A hosted recipient whose self-signup inbox is not verified
          *     yet is deferred the same way, as the `450 4.2.1` inbound SMTP answers it, and delivered
          *     once the inbox is active.
+         *
+         *     What became of it, per recipient (choices beyond the contract): the envelope sender is a
+         *     return path on the inbox's domain signed for this review (`bounce+<review id>.<mac>@<domain>`;
+         *     one a send, not one a recipient, so the relay gets one SMTP transaction and the recipient is
+         *     read from the report). The relay or hosted inbox taking it is `message.delivered`; a relay's
+         *     temporary refusal is `message.delayed`; a DSN or ARF report that comes back later is
+         *     `message.bounced` (`type` hard or soft), `message.delayed` or `message.complained`, shown in the
+         *     review's and the SENT copy's `delivery`. A hard bounce or a complaint suppresses the recipient
+         *     for the project (`422 recipient_suppressed` on the next send), as do `SOFT_BOUNCE_LIMIT` soft
+         *     bounces in a row. Held for a human whatever the policy or category: a reply that may be a turn
+         *     of a mail loop (`mode_reason: loop_suspected`) and any send from an inbox whose sender health
+         *     is past its limits (`sender_health`). A reply to a message marked `auto_submitted` carries
+         *     `Auto-Submitted: auto-replied`.
          */
         post: operations["sendEmail"];
         delete?: never;
@@ -3526,8 +3601,15 @@ export interface paths {
          *     and `Screening` of the message record; null when not computed or nothing was flagged).
          *
          *     Choices recorded here beyond the contract:
-         *     - `events` (alias `event_types`) defaults to `["message.received"]`, the only accepted value. Giving
-         *       an alias and its field with different values is `400 bad_request` with code `conflicting_alias`.
+         *     - `events` (alias `event_types`) defaults to `["message.received"]`. Beyond the contract's
+         *       `message.received`, a webhook may name the delivery outcomes of its inboxes' sent mail:
+         *       `message.delivered`, `message.bounced`, `message.complained`, `message.delayed` (their body is the
+         *       event as the stream sends it: `event`, `id`, `created_at`, `inbox_id`, then `inbox`, `review_id`,
+         *       `message_id` (the sender's SENT copy; null for a relay deferral, which comes before it),
+         *       `smtp_message_id` (the Message-ID header), `recipient` (one event a recipient), `type` (`hard` or
+         *       `soft`, on `message.bounced` and `message.delayed`), `status` (RFC 3463 enhanced status or SMTP
+         *       reply code) and `diagnostic`). Giving an alias and its field with different values is `400
+         *       bad_request` with code `conflicting_alias`.
          *     - `inbox` (alias `address`) is an inbox id or address within the key's reach; an inbox outside it is
          *       `404`. Null or omitted covers every inbox of the key's agent. A webhook registered by an inbox key
          *       always names that key's inbox.
@@ -3968,6 +4050,28 @@ export interface components {
              */
             role: "owner" | "admin" | "member" | "viewer" | "billing";
         };
+        SenderHealth: {
+            inbox_id: string;
+            /** @description Recent sends counted (one per recipient taken). */
+            sends: number;
+            /** @description Of them, hard-bounced. */
+            bounces: number;
+            complaints: number;
+            bounce_rate: number;
+            complaint_rate: number;
+            /** @description New sends from the inbox wait for a human (`mode_reason: sender_health`). */
+            held: boolean;
+            /** @enum {string|null} */
+            reason: "bounce_rate" | "complaint_rate" | null;
+            limits: {
+                min_sends: number;
+                max_bounce_rate: number;
+                max_complaint_rate: number;
+                window: number;
+            };
+            /** Format: date-time */
+            cleared_at: string | null;
+        };
         ReviewSettings: {
             /** @enum {string} */
             default_review_policy: "require_review" | "allow_direct";
@@ -3989,6 +4093,7 @@ export interface components {
             current_rules_version: number;
             /** @description The draft was composed under older rules than the staleness tolerance allows (as the category backlog counts needs_redraft). */
             rules_stale: boolean;
+            delivery?: components["schemas"]["RecipientDelivery"][] | undefined;
         };
         MachineSnapshot: {
             kind: string;
@@ -4518,7 +4623,7 @@ export interface components {
         Suppression: {
             email: string;
             /** @enum {string} */
-            origin: "agent" | "unsubscribe";
+            origin: "agent" | "unsubscribe" | "delivery";
             reason: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4692,6 +4797,14 @@ export interface components {
             parse_error: string | null;
             authentication: components["schemas"]["Authentication"];
             screening: components["schemas"]["Screening"];
+            /**
+             * @description How an inbound message said it was sent automatically, or null: `auto-submitted: <value>` (RFC 3834,
+             *     any value but `no`), `x-autoreply`, `x-autorespond`, `x-auto-response-suppress`, `precedence: bulk`
+             *     (or `auto_reply`, `list`, `junk`), `out-of-office` (an auto-reply or out-of-office subject). A
+             *     reply to such a message carries `Auto-Submitted: auto-replied`, and one that answers an
+             *     auto-submitted answer to this inbox's own mail is held with `mode_reason: loop_suspected`.
+             */
+            auto_submitted: string | null;
             attachments: components["schemas"]["Attachment"][];
             included?: components["schemas"]["MessageIncluded"] | undefined;
         };
@@ -4744,6 +4857,26 @@ export interface components {
             html?: string | null | undefined;
             extracted_text?: string | null | undefined;
             extracted_html?: string | null | undefined;
+            /** @description On a sent copy (a message with a `review_id`, direction `outbound`) only. */
+            delivery?: components["schemas"]["RecipientDelivery"][] | undefined;
+        };
+        /**
+         * @description What became of a sent mail for one recipient: its latest report. `delivered` (the relay or the
+         *     hosted inbox took it), `delayed` (a relay deferral or a delay notice), `bounced` (`type` hard or
+         *     soft), `complained`. A bounce, complaint or delay reported after the relay took the mail wins
+         *     over that `delivered`. A recipient with no report yet is not listed.
+         */
+        RecipientDelivery: {
+            recipient: string;
+            /** @enum {string} */
+            status: "delivered" | "delayed" | "bounced" | "complained";
+            /** @enum {string|null} */
+            type: "hard" | "soft" | null;
+            /** @description RFC 3463 enhanced status (`5.1.1`), or the SMTP reply code. */
+            status_code: string | null;
+            diagnostic: string | null;
+            /** Format: date-time */
+            updated_at: string;
         };
         MessageSummaryList: {
             /** @enum {string} */
@@ -4920,7 +5053,13 @@ export interface components {
             /**
              * @description Why the send was held for review or released. Held: `review_policy` (no category, the
              *     policy needs a human), `screening` (it replies to or forwards a flagged message: always
-             *     the human), `category_supervised`, `first_contact_gate` (a first mail to a
+             *     the human), `loop_suspected` (it may be one turn of a mail loop: the agent sent
+             *     `LOOP_MAX_SENDS` mails into the thread within `LOOP_WINDOW_MINUTES`, or it answers an
+             *     auto-submitted mail that itself answered this inbox's mail; always the human, whatever the
+             *     policy or category), `sender_health` (the inbox's recent sends bounce or draw complaints past
+             *     the limits; always the human, until a human clears it with
+             *     `POST /v1/admin/orgs/{org_id}/projects/{project_id}/inboxes/{inbox_id}/sender-health/clear`),
+             *     `category_supervised`, `first_contact_gate` (a first mail to a
              *     recipient of this inbox), `min_confidence` (`intent.meta.confidence` below the dial's),
              *     `canary_rate` (the share of an autonomous category's sends still reviewed, fixed per
              *     review id), `auto_send_cap` (the customer's auto-sends of the UTC day reached
@@ -4928,7 +5067,7 @@ export interface components {
              *     `category_autonomous`.
              * @enum {string|null}
              */
-            mode_reason?: "review_policy" | "screening" | "allow_direct" | "category_supervised" | "first_contact_gate" | "min_confidence" | "canary_rate" | "auto_send_cap" | "category_auto_notify" | "category_autonomous" | null | undefined;
+            mode_reason?: "review_policy" | "screening" | "loop_suspected" | "sender_health" | "allow_direct" | "category_supervised" | "first_contact_gate" | "min_confidence" | "canary_rate" | "auto_send_cap" | "category_auto_notify" | "category_autonomous" | null | undefined;
             /** @enum {string} */
             route: "human" | "reviewer_agent";
             hops: number;
@@ -5385,7 +5524,7 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        WebhookEvents: "message.received"[];
+        WebhookEvents: ("message.received" | "message.delivered" | "message.bounced" | "message.complained" | "message.delayed")[];
         WebhookCreate: {
             /** Format: uri */
             url: string;
@@ -6098,6 +6237,60 @@ export interface operations {
                 };
             };
             400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetSenderHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox's sender health. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderHealth"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminClearSenderHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                inbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox's sender health after clearing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderHealth"];
+                };
+            };
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
@@ -7908,7 +8101,7 @@ export interface operations {
                         email: string;
                         suppressed: boolean;
                         /** @enum {string} */
-                        origin?: "agent" | "unsubscribe" | undefined;
+                        origin?: "agent" | "unsubscribe" | "delivery" | undefined;
                         reason?: string | null | undefined;
                         /** Format: date-time */
                         created_at?: string | undefined;
@@ -9493,13 +9686,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The review. */
+            /** @description The review, with `delivery` (what became of its mail, per recipient). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Review"];
+                    "application/json": components["schemas"]["Review"] & {
+                        delivery?: components["schemas"]["RecipientDelivery"][] | undefined;
+                    };
                 };
             };
             401: components["responses"]["Problem"];
