@@ -195,6 +195,7 @@ async function logNotice(tx: Executor, review: ReviewRow, type: string, payload:
  * digest member's notification waits for the digest run; an `off` member gets nothing.
  */
 export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new Date()): Promise<string> {
+  if (!deps.config.reviewNotifications) return 'disabled';
   const found = await findReviewWithInbox(deps.db, job.org_id, job.review_id);
   if (!found || !stillApplies(found.review, job)) return 'moot';
   const review = found.review;
@@ -246,6 +247,7 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
  * claimed first, and a post that failed is retried by the queue without a second claim.
  */
 export async function performChatops(deps: NotifyDeps, job: NotifyJob): Promise<string> {
+  if (!deps.config.reviewNotifications) return 'disabled';
   const found = await findReviewWithInbox(deps.db, job.org_id, job.review_id);
   if (!found) return 'moot';
   const review = found.review;
@@ -292,6 +294,7 @@ export async function performChatops(deps: NotifyDeps, job: NotifyJob): Promise<
  * waiting (each with its own links); notices that no longer apply are dropped from it.
  */
 export async function sendDueDigests(deps: NotifyDeps, now = new Date()): Promise<number> {
+  if (!deps.config.reviewNotifications) return 0;
   let mails = 0;
   for (const who of await dueDigests(deps.db, now)) {
     await withTransaction(deps.db, async (tx) => {
