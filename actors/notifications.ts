@@ -10,7 +10,9 @@
 // console decision, recorded as that member's with the channel `mail_link`.
 import type pg from 'pg';
 import { Problem, badRequest } from '../machines/problems.ts';
+import { replyAddress } from '../mail/inbound/reply-address.ts';
 import type { Config } from '../service/config.ts';
+import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
@@ -50,7 +52,7 @@ export type NotifyReason = 'created' | 'revised' | 'handed_back' | 'escalated' |
 export type NotifyJob = { org_id: string; review_id: string; revision: number; reason: NotifyReason; key: string };
 export type NotifyDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 
-const WAITING = new Set(['needs_review', 'in_review', 'chatting']);
+export const WAITING = new Set(['needs_review', 'in_review', 'chatting']);
 /** A decision link lives at most this long, and never past the review's deadline. */
 export const LINK_MAX_MS = 7 * 24 * 3600 * 1000;
 
@@ -113,7 +115,7 @@ export async function setChatopsChannel(deps: { db: Pool; config: Config }, at: 
 const LINK_PREFIX = 'dl_';
 
 /** Mints a one-time link for one member and one revision; only the digest of the token is stored. */
-async function mintLink(tx: Executor, review: ReviewRow, n: Pick<NotificationRow, 'user_id' | 'email' | 'id'>, now: Date): Promise<string> {
+async function mintLink(tx: Executor, review: ReviewRow, n: Pick<NotificationRow, 'user_id' | 'email' | 'id'>, now: Date): Promise<{ token: string; idPart: string }> {
   const idPart = randomToken(16);
   const token = `${LINK_PREFIX}${idPart}_${randomToken(32)}`;
   const deadline = review.deadline_at ? review.deadline_at.getTime() : Infinity;
@@ -130,7 +132,7 @@ async function mintLink(tx: Executor, review: ReviewRow, n: Pick<NotificationRow
     notification_id: n.id,
     expires_at: new Date(Math.min(deadline, now.getTime() + LINK_MAX_MS)),
   });
-  return token;
+  return { token, idPart };
 }
 
 const linkUrl = (config: Config, token: string, action?: 'approve' | 'reject') =>
@@ -181,10 +183,11 @@ async function noticeText(deps: NotifyDeps, tx: Executor, review: ReviewRow, inb
     `Open in the console: ${consoleUrl(deps.config, review.id)}`,
     '',
     ...(token ? ['Each link works once, for this revision only, and only for you.'] : []),
+    ...(token ? ['You can also reply: "approve" on the first line approves, "reject" and your feedback rejects, anything else goes to the agent as a chat message.'] : []),
   ].join('\n');
 }
 
-async function logNotice(tx: Executor, review: ReviewRow, type: string, payload: Record<string, unknown>): Promise<void> {
+export async function logNotice(tx: Executor, review: ReviewRow, type: string, payload: Record<string, unknown>): Promise<void> {
   // Not a webhook type: the console's stream and the review's history carry it.
   await appendEvent(tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: review.inbox_id, type, payload: { review_id: review.id, ...payload } }, false);
 }
@@ -219,10 +222,12 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
           delivery: member.mode === 'digest' ? 'digest' : 'instant',
         });
         if (!n || n.delivery === 'digest') return;
-        const token = job.reason === 'auto_sent' ? null : await mintLink(tx, review, n, now);
-        const text = await noticeText(deps, tx, review, address, job.reason, token);
+        const link = job.reason === 'auto_sent' ? null : await mintLink(tx, review, n, now);
+        const text = await noticeText(deps, tx, review, address, job.reason, link?.token ?? null);
         const subject = `${HEADLINE[job.reason]}: ${restoreReview(review).context.draft.subject ?? '(no subject)'}`;
-        const route = await sendSystemMail(deps, tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: null }, { to: member.email, subject, text }, now);
+        // A reply to the notice decides too: its Reply-To names this link, signed.
+        const reply_to = link ? replyAddress(encryptionKey(deps.config), deps.config.inboxDomain, link.idPart) : undefined;
+        const route = await sendSystemMail(deps, tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: null }, { to: member.email, subject, text, reply_to }, now);
         await markNotifications(tx, review.org_id, [n.id], 'sent', route);
         await logNotice(tx, review, 'notification.sent', { notification_id: n.id, email: member.email, reason: job.reason, revision: job.revision, channel: 'mail' });
         sent++;
@@ -309,8 +314,8 @@ export async function sendDueDigests(deps: NotifyDeps, now = new Date()): Promis
           skipped.push(n.id);
           continue;
         }
-        const token = n.reason === 'auto_sent' ? null : await mintLink(tx, found.review, n, now);
-        parts.push(await noticeText(deps, tx, found.review, found.inbox?.address ?? '', n.reason as NotifyReason, token));
+        const link = n.reason === 'auto_sent' ? null : await mintLink(tx, found.review, n, now);
+        parts.push(await noticeText(deps, tx, found.review, found.inbox?.address ?? '', n.reason as NotifyReason, link?.token ?? null));
         used.push(n.id);
         await logNotice(tx, found.review, 'notification.sent', { notification_id: n.id, email: n.email, reason: n.reason, revision: n.revision, channel: 'digest' });
       }
@@ -338,10 +343,15 @@ export async function readLink(db: Executor, token: string, now = new Date()): P
   if (!m) return { ok: false, why: 'invalid' };
   const link = await findDecisionLink(db, `${LINK_PREFIX}${m[1]}`);
   if (!link || !matchesHash(token, link.token_hash)) return { ok: false, why: 'invalid' };
+  return checkLink(db, link, now);
+}
+
+/** Whether a stored link may still decide: unused, unexpired, its member a decider, its revision current and waiting. */
+export async function checkLink(db: Executor, link: DecisionLinkRow, now = new Date(), opts: { spentCounts?: boolean } = {}): Promise<LinkState> {
   const found = await findReviewWithInbox(db, link.org_id, link.review_id);
   if (!found) return { ok: false, why: 'invalid' };
   const review = found.review;
-  if (link.used_at) return { ok: false, why: 'used', link, review };
+  if (link.used_at && opts.spentCounts !== false) return { ok: false, why: 'used', link, review };
   if (link.expires_at <= now) return { ok: false, why: 'expired', link, review };
   if (!(await isDecider(db, link.org_id, link.project_id, link.user_id))) return { ok: false, why: 'not_member', link, review };
   const c = restoreReview(review).context;

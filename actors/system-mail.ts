@@ -13,7 +13,8 @@ import { newId } from '../storage/ids.ts';
 import { findInboxesByAddress } from '../storage/inboxes.ts';
 import { insertOutbox } from '../storage/review-deliveries.ts';
 
-export type SystemMail = { to: string; subject: string; text: string };
+/** `reply_to`: where a reply goes instead of SYSTEM_FROM (a review notice's signed reply address). */
+export type SystemMail = { to: string; subject: string; text: string; reply_to?: string };
 
 /** Where the mail went; it throws `SystemMailError` when the relay refused or could not be reached. */
 export type SystemMailRoute = 'internal' | 'relay' | 'outbox';
@@ -34,7 +35,7 @@ export async function sendSystemMail(
 ): Promise<SystemMailRoute> {
   const domain = deps.config.systemFrom.split('@')[1];
   const messageId = `<${newId('sys')}@${domain}>`;
-  const composed = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now });
+  const composed = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now, reply_to: mail.reply_to });
   // Signed when DKIM_PRIVATE_KEY is set and the sender is on INBOX_DOMAIN.
   const raw = await signOutbound(tx, deps.config, { ...owner, domain: domain ?? '' }, composed);
   const hosted = await findInboxesByAddress(tx, [mail.to]);

@@ -3,6 +3,7 @@
 import { AgentSettings } from './settings-agents.js';
 import { CategorySettings } from './settings-categories.js';
 import { EnrollmentSettings } from './settings-enrollment.js';
+import { NotificationSettings } from './settings-notifications.js';
 import { PolicySettings } from './settings-policy.js';
 import { ReviewerSettings } from './settings-reviewers.js';
 import { RuleSettings } from './settings-rules.js';
@@ -17,6 +18,7 @@ export const AREAS = [
   ['reviewers', 'Review links', ReviewerSettings],
   ['categories', 'Categories', CategorySettings],
   ['rules', 'Writing rules', RuleSettings],
+  ['notifications', 'Notifications', NotificationSettings],
 ];
 
 export function Settings({ base }) {

@@ -15,6 +15,7 @@ import { batchingIngest } from './batcher.ts';
 import { InboundQuotaError, type IngestServices } from './ingest.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
+import type { ReplyHandler } from './reply-address.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
 
@@ -22,9 +23,11 @@ export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
 
 // Recipients accepted in the current transaction; the envelope object is replaced after each one.
 const accepted = new WeakMap<object, Map<string, InboxRow>>();
+// Signed reply addresses accepted in the current transaction: their mail goes to `replies`, not to an inbox.
+const replyTo = new WeakMap<object, string[]>();
 
 export async function startInboundSmtp(
-  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown> },
+  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler },
   opts: { maxMessageBytes?: number } = {},
 ): Promise<InboundSmtp> {
   const log = s.log.child({ component: 'smtp' });
@@ -60,6 +63,12 @@ export async function startInboundSmtp(
     },
 
     onRcptTo(address, session, callback) {
+      if (s.replies?.accepts(address.address)) {
+        const list = replyTo.get(session.envelope) ?? [];
+        replyTo.set(session.envelope, [...list, address.address.toLowerCase()]);
+        observeSmtpRecipient('accepted');
+        return callback();
+      }
       hostedRecipient(address.address).then(
         (inbox) => {
           let map = accepted.get(session.envelope);
@@ -96,7 +105,12 @@ export async function startInboundSmtp(
           ? verify(raw, { ip: session.remoteAddress, helo: session.hostNameAppearsAs || null, mail_from: envelopeFrom })
           : Promise.resolve(null);
         let authentication: Authentication | null = null;
-        const store = (parsed: ParsedMail) => ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication });
+        const replies = replyTo.get(session.envelope) ?? [];
+        // A message only to reply addresses is taken by the reply handler and stored in no inbox.
+        const store = async (parsed: ParsedMail) => {
+          if (replies.length > 0) await s.replies!.take({ raw, parsed, to: replies, envelope_from: envelopeFrom, authentication });
+          return recipients.length > 0 ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : [];
+        };
         // Parsed here, while an earlier message may still be committing.
         Promise.all([parseMessage(raw), verdicts])
           .then(([parsed, auth]) => {
@@ -112,7 +126,7 @@ export async function startInboundSmtp(
             (stored) => {
               log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
               observeSmtpMessage('accepted');
-              callback(null, `OK: stored as ${stored.map((m) => m.id).join(' ')}`);
+              callback(null, stored.length > 0 ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : 'OK: reply taken');
             },
             (err) => {
               if (err instanceof InboundQuotaError) {
