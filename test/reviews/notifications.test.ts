@@ -16,7 +16,7 @@ import { INTENT, agentWithInbox, deliverInbound } from './setup.ts';
 const browser = await launchBrowser();
 const relay = await startRelay();
 after(() => relay.close());
-const svc = await startTestService({ env: { SMTP_URL: relay.url, SYSTEM_FROM: 'reviews@agents.test', REVIEW_NOTIFICATIONS: 'true' } });
+const svc = await startTestService({ env: { SMTP_URL: relay.url, SYSTEM_FROM: 'reviews@agents.test', REVIEW_NOTIFICATIONS: 'true', REVIEW_DEADLINE_SECONDS: '86400' } });
 const db = svc.services.db;
 const deps = { db, queue: svc.services.queue, config: svc.config, log: svc.services.log };
 
@@ -254,3 +254,24 @@ test('chat-ops: the project\'s incoming webhook gets a short message with the co
 });
 
 void deliverInbound;
+
+test('a waiting review near its deadline is announced again, a tenth of its wait before the deadline; once decided, the reminder is moot', async () => {
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const { agent, id } = await waitingSend(t, 'Deadline soon');
+  await waitMail(t.email, 'the first notification');
+  const { rows } = await db.query(
+    `SELECT data, start_after, created_on FROM pgboss.job WHERE name = 'review-notify' AND data->>'review_id' = $1 AND data->>'reason' = 'deadline_near'`,
+    [id],
+  );
+  assert.equal(rows.length, 1, 'one reminder is armed');
+  const wait = svc.config.reviewDeadlineSeconds!;
+  const lead = (new Date(rows[0].start_after).getTime() - new Date(rows[0].created_on).getTime()) / 1000;
+  assert.ok(Math.abs(lead - (wait - Math.min(3600, Math.floor(wait / 10)))) < 5, `armed ${lead} s ahead`);
+  // The job falls due: run it as its worker would.
+  assert.equal(await performNotify(deps, rows[0].data), 'sent');
+  const reminder = await waitMail(t.email, 'the reminder', 2);
+  assert.match(reminder.mail.subject ?? '', /near its deadline/);
+  assert.equal((await postForm(linkIn(reminder, 'Reject'), { action: 'reject', feedback: 'Too late.' })).status, 200);
+  assert.equal((await agent.review(id)).body.state, 'rejected');
+  assert.equal(await performNotify(deps, { ...rows[0].data, key: 'deadline_near:again' }), 'moot');
+});
