@@ -11,7 +11,8 @@ import { launchBrowser, newVisitor, openPage } from '../helpers/browser.ts';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { startRelay, type Received } from './relay.ts';
-import { INTENT, agentWithInbox, deliverInbound } from './setup.ts';
+import { INTENT, agentWithInbox } from './setup.ts';
+import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 
 const browser = await launchBrowser();
 const relay = await startRelay();
@@ -158,7 +159,7 @@ test('a notify job that runs twice sends one mail', async () => {
   const t = await createTenant(svc, { plan: 'enterprise' });
   const { id } = await waitingSend(t, 'Only once');
   await waitMail(t.email, 'the notification');
-  const job = (await db.query(`SELECT data FROM pgboss.job WHERE name = 'review-notify' AND data->>'review_id' = $1`, [id])).rows[0].data;
+  const job = (await db.query(`SELECT data FROM pgboss.job WHERE name = 'review-notify' AND data->>'review_id' = $1 AND data->>'reason' = 'created'`, [id])).rows[0].data;
   assert.equal(await performNotify(deps, job), 'none');
   assert.equal(await performNotify(deps, job), 'none');
   assert.equal(mailsTo(t.email).length, 1);
@@ -253,7 +254,6 @@ test('chat-ops: the project\'s incoming webhook gets a short message with the co
   assert.equal(refused.body.errors[0].code, 'target_refused');
 });
 
-void deliverInbound;
 
 test('a waiting review near its deadline is announced again, a tenth of its wait before the deadline; once decided, the reminder is moot', async () => {
   const t = await createTenant(svc, { plan: 'enterprise' });
@@ -274,4 +274,22 @@ test('a waiting review near its deadline is announced again, a tenth of its wait
   assert.equal((await postForm(linkIn(reminder, 'Reject'), { action: 'reject', feedback: 'Too late.' })).status, 200);
   assert.equal((await agent.review(id)).body.state, 'rejected');
   assert.equal(await performNotify(deps, { ...rows[0].data, key: 'deadline_near:again' }), 'moot');
+});
+
+test('a review routed to a reviewer agent tells no human; handed back at its hop limit, it waits for the human and the deciders are told', async () => {
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const reviewer = await reviewerAgent(svc, t);
+  const link = await linkReviewer(svc, t, { reviewer_agent_id: reviewer.agentId, transport: 'sse', max_hops: 1, escalate_after_s: 3600 });
+  assert.equal(link.status, 201, link.text);
+  const { agent, id } = await waitingSend(t, 'Agent first');
+  assert.equal((await agent.review(id)).body.route, 'reviewer_agent');
+  assert.equal((await reviewer.decide(id, { action: 'open' })).status, 200);
+  const back = await reviewer.decide(id, { action: 'hand_back', feedback: 'A human should see this.' });
+  assert.equal(back.status, 200, back.text);
+  const notice = await waitMail(t.email, 'the hand-back notice');
+  assert.match(notice.mail.subject ?? '', /handed a draft back/);
+  const history = await svc.api.get(`${agent.A}/reviews/${id}/notifications`, t.consoleToken);
+  assert.deepEqual(history.body.notifications.map((n: any) => n.reason), ['handed_back'], 'nothing was sent while the reviewer agent had it');
+  assert.equal((await postForm(linkIn(notice, 'Approve'), { action: 'approve' })).status, 200);
+  await agent.until(id, 'sent');
 });
