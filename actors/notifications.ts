@@ -32,6 +32,9 @@ import {
   lockPendingDigest,
   markNotificationByKey,
   markNotifications,
+  findNotificationByKey,
+  listNotificationsById,
+  lockStillPending,
   notificationStatus,
   userIdByEmail,
   projectDeciders,
@@ -187,7 +190,7 @@ async function noticeText(deps: NotifyDeps, tx: Executor, review: ReviewRow, inb
   ].join('\n');
 }
 
-export async function logNotice(tx: Executor, review: ReviewRow, type: string, payload: Record<string, unknown>): Promise<void> {
+export async function logNotice(tx: Executor, review: Pick<ReviewRow, 'org_id' | 'project_id' | 'id' | 'inbox_id'>, type: string, payload: Record<string, unknown>): Promise<void> {
   // Not a webhook type: the console's stream and the review's history carry it.
   await appendEvent(tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: review.inbox_id, type, payload: { review_id: review.id, ...payload } }, false);
 }
@@ -205,11 +208,15 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
   const address = found.inbox?.address ?? '';
   const deciders = await projectDeciders(deps.db, review.org_id, review.project_id);
   let sent = 0;
+  let failed = false;
   for (const member of deciders) {
     if (member.mode === 'off') continue;
-    try {
-      await withTransaction(deps.db, async (tx) => {
-        const n = await claimNotification(tx, {
+    // First the notification and its link commit, so a link is valid before its mail can arrive;
+    // then the mail. A job run again finds the notification: sent ones are not sent again.
+    const ready = await withTransaction(deps.db, async (tx) => {
+      const key = { org_id: review.org_id, review_id: review.id, user_id: member.user_id, dedupe_key: job.key };
+      const n =
+        (await claimNotification(tx, {
           org_id: review.org_id,
           project_id: review.project_id,
           id: newId('ntf'),
@@ -220,9 +227,16 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
           reason: job.reason,
           dedupe_key: job.key,
           delivery: member.mode === 'digest' ? 'digest' : 'instant',
-        });
-        if (!n || n.delivery === 'digest') return;
-        const link = job.reason === 'auto_sent' ? null : await mintLink(tx, review, n, now);
+        })) ?? (await findNotificationByKey(tx, key));
+      if (!n || n.delivery === 'digest' || n.status !== 'pending') return null;
+      const link = job.reason === 'auto_sent' ? null : await mintLink(tx, review, n, now);
+      return { n, link };
+    });
+    if (!ready) continue;
+    const { n, link } = ready;
+    try {
+      await withTransaction(deps.db, async (tx) => {
+        if ((await lockStillPending(tx, review.org_id, [n.id])).length === 0) return;
         const text = await noticeText(deps, tx, review, address, job.reason, link?.token ?? null);
         const subject = `${HEADLINE[job.reason]}: ${restoreReview(review).context.draft.subject ?? '(no subject)'}`;
         // A reply to the notice decides too: its Reply-To names this link, signed.
@@ -235,8 +249,11 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
     } catch (err) {
       if (!(err instanceof SystemMailError)) throw err;
       deps.log.warn({ review_id: review.id, err: err.message }, 'a review notification was not taken by the relay');
+      failed = true;
     }
   }
+  // A relay that refused is tried again by the job's retry; notices sent already are not repeated.
+  if (failed) throw new Error('a review notification was not taken by the relay');
   // The chat-ops post is its own job: a webhook retried never mails the members again.
   if (await findChatops(deps.db, review.org_id, review.project_id)) {
     await withTransaction(deps.db, async (tx) => {
@@ -302,9 +319,10 @@ export async function sendDueDigests(deps: NotifyDeps, now = new Date()): Promis
   if (!deps.config.reviewNotifications) return 0;
   let mails = 0;
   for (const who of await dueDigests(deps.db, now)) {
-    await withTransaction(deps.db, async (tx) => {
+    // First the links commit (a link is valid before its mail can arrive), then the mail, sent
+    // only for notices still pending under their lock: two digest runs never send the same ones.
+    const ready = await withTransaction(deps.db, async (tx) => {
       const pending = await lockPendingDigest(tx, who);
-      if (pending.length === 0) return;
       const parts: string[] = [];
       const used: string[] = [];
       const skipped: string[] = [];
@@ -317,14 +335,19 @@ export async function sendDueDigests(deps: NotifyDeps, now = new Date()): Promis
         const link = n.reason === 'auto_sent' ? null : await mintLink(tx, found.review, n, now);
         parts.push(await noticeText(deps, tx, found.review, found.inbox?.address ?? '', n.reason as NotifyReason, link?.token ?? null));
         used.push(n.id);
-        await logNotice(tx, found.review, 'notification.sent', { notification_id: n.id, email: n.email, reason: n.reason, revision: n.revision, channel: 'digest' });
       }
       if (skipped.length) await markNotifications(tx, who.org_id, skipped, 'skipped', null);
-      if (parts.length === 0) return;
-      const email = pending[0]!.email;
-      const text = [`${parts.length} review notice(s) since your last digest.`, '', parts.join('\n\n==========\n\n')].join('\n');
-      const route = await sendSystemMail(deps, tx, { org_id: who.org_id, project_id: who.project_id, inbox_id: null }, { to: email, subject: `Review digest: ${parts.length} notice(s)`, text }, now);
-      await markNotifications(tx, who.org_id, used, 'sent', route);
+      return parts.length ? { parts, used, email: pending[0]!.email } : null;
+    });
+    if (!ready) continue;
+    await withTransaction(deps.db, async (tx) => {
+      if ((await lockStillPending(tx, who.org_id, ready.used)).length !== ready.used.length) return;
+      const text = [`${ready.parts.length} review notice(s) since your last digest.`, '', ready.parts.join('\n\n==========\n\n')].join('\n');
+      const route = await sendSystemMail(deps, tx, { org_id: who.org_id, project_id: who.project_id, inbox_id: null }, { to: ready.email, subject: `Review digest: ${ready.parts.length} notice(s)`, text }, now);
+      await markNotifications(tx, who.org_id, ready.used, 'sent', route);
+      for (const n of await listNotificationsById(tx, who.org_id, ready.used)) {
+        await logNotice(tx, { org_id: n.org_id, project_id: n.project_id, id: n.review_id, inbox_id: n.inbox_id }, 'notification.sent', { notification_id: n.id, email: n.email, reason: n.reason, revision: n.revision, channel: 'digest' });
+      }
       mails++;
     });
   }

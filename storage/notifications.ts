@@ -103,7 +103,7 @@ export async function dueDigests(db: Executor, now: Date): Promise<Array<{ org_i
     `SELECT n.org_id, n.project_id, n.user_id
        FROM review_notifications n
        LEFT JOIN notification_preferences p ON p.org_id = n.org_id AND p.project_id = n.project_id AND p.user_id = n.user_id
-      WHERE n.status = 'pending'
+      WHERE n.status = 'pending' AND n.delivery = 'digest'
       GROUP BY n.org_id, n.project_id, n.user_id, p.digest_minutes
      HAVING min(n.created_at) + make_interval(mins => coalesce(p.digest_minutes, 60)) <= $1`,
     [now],
@@ -115,7 +115,7 @@ export async function dueDigests(db: Executor, now: Date): Promise<Array<{ org_i
 export async function lockPendingDigest(db: Executor, at: { org_id: string; project_id: string; user_id: string }): Promise<NotificationRow[]> {
   const { rows } = await db.query<NotificationRow>(
     `SELECT ${NOTIFICATION_COLUMNS} FROM review_notifications
-      WHERE org_id = $1 AND project_id = $2 AND user_id = $3 AND status = 'pending'
+      WHERE org_id = $1 AND project_id = $2 AND user_id = $3 AND status = 'pending' AND delivery = 'digest'
       ORDER BY created_at, id FOR UPDATE SKIP LOCKED`,
     [at.org_id, at.project_id, at.user_id],
   );
@@ -212,6 +212,15 @@ export async function userIdByEmail(db: Executor, email: string): Promise<string
   return rows[0]?.id ?? null;
 }
 
+/** The notification a job key recorded for this recipient, or null. */
+export async function findNotificationByKey(db: Executor, at: { org_id: string; review_id: string; user_id: string; dedupe_key: string }): Promise<NotificationRow | null> {
+  const { rows } = await db.query<NotificationRow>(
+    `SELECT ${NOTIFICATION_COLUMNS} FROM review_notifications WHERE org_id = $1 AND review_id = $2 AND user_id = $3 AND dedupe_key = $4`,
+    [at.org_id, at.review_id, at.user_id, at.dedupe_key],
+  );
+  return rows[0] ?? null;
+}
+
 /** The status of the notification a job key recorded for this recipient, or null. */
 export async function notificationStatus(db: Executor, at: { org_id: string; review_id: string; user_id: string; dedupe_key: string }): Promise<NotificationRow['status'] | null> {
   const { rows } = await db.query<{ status: NotificationRow['status'] }>(
@@ -226,4 +235,24 @@ export async function markNotificationByKey(db: Executor, at: { org_id: string; 
     `UPDATE review_notifications SET status = 'sent', route = $5, sent_at = now() WHERE org_id = $1 AND review_id = $2 AND user_id = $3 AND dedupe_key = $4`,
     [at.org_id, at.review_id, at.user_id, at.dedupe_key, route],
   );
+}
+
+/** Locks these notifications and returns the ids still waiting to be sent (another run may have sent them). */
+export async function lockStillPending(db: Executor, orgId: string, ids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM review_notifications WHERE org_id = $1 AND id = ANY($2) AND status = 'pending' ORDER BY id FOR UPDATE`,
+    [orgId, ids],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** These notifications with the inbox of their review (for the event log). */
+export async function listNotificationsById(db: Executor, orgId: string, ids: string[]): Promise<Array<NotificationRow & { inbox_id: string }>> {
+  const { rows } = await db.query<NotificationRow & { inbox_id: string }>(
+    `SELECT ${NOTIFICATION_COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}, r.inbox_id
+       FROM review_notifications n JOIN reviews r ON r.org_id = n.org_id AND r.id = n.review_id
+      WHERE n.org_id = $1 AND n.id = ANY($2) ORDER BY n.created_at, n.id`,
+    [orgId, ids],
+  );
+  return rows;
 }
