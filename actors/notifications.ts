@@ -72,7 +72,8 @@ const HEADLINE: Record<NotifyReason, string> = {
 function stillApplies(review: ReviewRow, job: Pick<NotifyJob, 'reason' | 'revision'>): boolean {
   const c = restoreReview(review).context;
   if (job.reason === 'auto_sent') return review.state === 'auto_sent';
-  return WAITING.has(review.state) && c.route === 'human' && c.revision === job.revision;
+  // The deadline is the review's, whatever its revision: its reminder stands while it waits.
+  return WAITING.has(review.state) && c.route === 'human' && (job.reason === 'deadline_near' || c.revision === job.revision);
 }
 
 // ---- Preferences

@@ -68,8 +68,8 @@ test('a send that waits mails the owner its draft, intent, recipients and three 
   assert.ok(!JSON.stringify(stored).includes(new URL(approve).pathname.split('/').pop()!), 'the token itself is not stored');
   assert.equal(stored.revision, 1);
   assert.equal(stored.email, t.email);
-  const hours = (new Date(stored.expires_at).getTime() - Date.now()) / 3_600_000;
-  assert.ok(hours > 0 && hours <= 7 * 24, `expires within 7 days, got ${hours} h`);
+  const deadline = (await svc.api.get(`${agent.A}/reviews/${id}`, t.consoleToken)).body.deadline_at;
+  assert.equal(new Date(stored.expires_at).toISOString(), new Date(deadline).toISOString(), 'the link expires with the review\'s deadline');
 
   const visitor = await newVisitor(browser);
   const { page } = await openPage(visitor);
@@ -292,4 +292,23 @@ test('a review routed to a reviewer agent tells no human; handed back at its hop
   assert.deepEqual(history.body.notifications.map((n: any) => n.reason), ['handed_back'], 'nothing was sent while the reviewer agent had it');
   assert.equal((await postForm(linkIn(notice, 'Approve'), { action: 'approve' })).status, 200);
   await agent.until(id, 'sent');
+});
+
+test('a member who may no longer decide cannot use their link; an expired link decides nothing', async () => {
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const colleague = await memberOf(t, `leaver.${Date.now()}@people.example`);
+  const { agent, id } = await waitingSend(t, 'Leaver');
+  const notice = await waitMail(colleague.email, 'the colleague\'s notice');
+  await db.query(`UPDATE memberships SET role = 'viewer' WHERE org_id = $1 AND user_id = (SELECT id FROM users WHERE email = $2)`, [t.orgId, colleague.email]);
+  const r = await postForm(linkIn(notice, 'Approve'), { action: 'approve' });
+  assert.equal(r.status, 409);
+  assert.match(await r.text(), /data-why="not_member"/);
+
+  const own = await waitMail(t.email, 'the owner\'s notice');
+  const approve = linkIn(own, 'Approve');
+  await db.query(`UPDATE decision_links SET expires_at = now() - interval '1 second' WHERE id = $1`, [(await linkRow(approve)).id]);
+  const expired = await postForm(approve, { action: 'approve' });
+  assert.equal(expired.status, 409);
+  assert.match(await expired.text(), /data-why="expired"/);
+  assert.equal((await agent.review(id)).body.state, 'needs_review');
 });
