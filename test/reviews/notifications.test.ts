@@ -110,6 +110,10 @@ test('a link previewed by GET (as a scanner would) changes nothing; Reject throu
   const notice = await waitMail(t.email, 'the notification');
   const approve = linkIn(notice, 'Approve');
   const reject = linkIn(notice, 'Reject');
+  // A browser's preview of the link, and a scanner's plain GETs.
+  const preview = await newVisitor(browser);
+  await (await openPage(preview)).page.goto(approve);
+  await preview.close();
   for (const url of [approve, reject, approve.replace(/\?.*$/, '')]) {
     const r = await fetch(url);
     assert.equal(r.status, 200);
@@ -140,9 +144,14 @@ test('a link for a revision that is no longer current decides nothing and says w
   assert.match(second.mail.text ?? '', /Second draft\./);
 
   const old = linkIn(first, 'Approve');
-  const page = await fetch(old);
-  assert.equal(page.status, 409);
-  assert.match(await page.text(), /data-why="superseded"[\s\S]*console/);
+  const visitor = await newVisitor(browser);
+  const { page } = await openPage(visitor);
+  const shown = await page.goto(old);
+  assert.equal(shown?.status(), 409);
+  assert.equal(await page.getAttribute('#why', 'data-why'), 'superseded');
+  assert.match((await page.getAttribute('a', 'href')) ?? '', new RegExp(`/console/\\?review=${id}$`));
+  assert.equal(await page.locator('button').count(), 0, 'no button to press');
+  await visitor.close();
   const r = await postForm(old, { action: 'approve' });
   assert.equal(r.status, 409);
   assert.match(await r.text(), /data-why="superseded"/);
