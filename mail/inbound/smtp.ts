@@ -107,8 +107,13 @@ export async function startInboundSmtp(
         let authentication: Authentication | null = null;
         const replies = replyTo.get(session.envelope) ?? [];
         // A message only to reply addresses is taken by the reply handler and stored in no inbox.
+        let repliesTaken = false;
         const store = async (parsed: ParsedMail) => {
-          if (replies.length > 0) await s.replies!.take({ raw, parsed, to: replies, envelope_from: envelopeFrom, authentication });
+          // Taken once: a store retried unparsed does not decide a second time.
+          if (replies.length > 0 && !repliesTaken) {
+            repliesTaken = true;
+            await s.replies!.take({ raw, parsed, to: replies, envelope_from: envelopeFrom, authentication });
+          }
           return recipients.length > 0 ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : [];
         };
         // Parsed here, while an earlier message may still be committing.
