@@ -28,6 +28,7 @@ import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-do
 import { recipientLimitError, reserveWithinCaps } from './send-caps.ts';
 import { countRevisionRecipients, findReview, inboxSendLock, insertFeedback, type FeedbackRow, releaseRecipientUsage, sendCheckData, type ReviewRow, type ReviewScope } from '../storage/reviews.ts';
 import { newId } from '../storage/ids.ts';
+import { insertDecisionChannel, type DecisionVia } from '../storage/notifications.ts';
 import { assignReview, findLinkById, insertLinkDelivery, resetReviewerFailures, unassignReview } from '../storage/review-links.ts';
 import { appendReviewerWork } from '../storage/reviewer-work.ts';
 import type { Config } from '../service/config.ts';
@@ -43,6 +44,13 @@ export const DEADLINE_QUEUE = 'review-deadline';
 export const RECONCILE_QUEUE = 'review-reconcile';
 /** Pushes a work item to a reviewer agent's webhook link. */
 export const REVIEWER_PUSH_QUEUE = 'reviewer-push';
+/** Tells the project's deciders (mail, digest) that a review waits for a human, nears its deadline, or was auto-sent. */
+export const NOTIFY_QUEUE = 'review-notify';
+/** Posts the same notice to the project's chat-ops webhook. */
+export const CHATOPS_QUEUE = 'review-chatops';
+
+/** How long before its deadline a waiting review is announced again: a tenth of the wait, at most an hour. */
+export const deadlineWarning = (afterS: number): number => Math.min(3600, Math.floor(afterS / 10));
 
 /** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
 /** The rules high-water a draft of this project is composed under now (0 before any rule). */
@@ -164,6 +172,7 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       // A cancellation says why (`inbox_deleted`, `deadline_exceeded`, the composer's reason).
       const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : autoSentNotice(type, context);
       await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState, extra });
+      if (extra?.notify_human) await ctx.enqueue(NOTIFY_QUEUE, { ...ref, revision: context.revision, reason: 'auto_sent', key: `auto_sent:${row.version}` });
       return;
     }
     case 'deliver':
@@ -177,6 +186,10 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
     case 'scheduleDeadline': {
       const p = action.params as ReviewActionParams['scheduleDeadline'];
       await ctx.enqueue(DEADLINE_QUEUE, ref, { startAfter: p.after_s });
+      const warnAt = p.after_s - deadlineWarning(p.after_s);
+      if (warnAt > 0 && warnAt < p.after_s) {
+        await ctx.enqueue(NOTIFY_QUEUE, { ...ref, revision: context.revision, reason: 'deadline_near', key: `deadline_near:${row.version}` }, { startAfter: warnAt });
+      }
       return;
     }
     case 'notifyReviewer': {
@@ -188,6 +201,8 @@ async function performReviewAction(action: MachineAction, ctx: EffectContext): P
       if (p.route !== 'reviewer_agent' || !reviewer) {
         // A review just created has never been assigned: nothing to take back.
         if (p.reason !== 'created') await unassignReview(ctx.tx, row.org_id, row.id);
+        // The human is told it waits (a composer's chat line is not a new wait).
+        if (p.reason !== 'chat') await ctx.enqueue(NOTIFY_QUEUE, { ...ref, revision: p.revision, reason: p.reason, key: `${p.reason}:${row.version}` });
         return;
       }
       await assignReview(
@@ -569,12 +584,25 @@ export type DecisionInput = {
   message?: string;
 };
 
-/** A human reviewer's decision on the console plane, recorded with the member's email. */
-export function humanDecision(s: ReviewServices, at: { org_id: string; project_id: string; email: string }, id: string, d: DecisionInput) {
+/**
+ * How a human decision arrived: the console (the default), a mail's one-time link or a reply.
+ * `claim` runs in the decision's transaction first (a link is spent only with its decision).
+ */
+export type DecisionChannel = { via?: DecisionVia; claim?: (tx: pg.PoolClient) => Promise<void> };
+
+const DECIDING = new Set(['approve', 'reject', 'edit', 'cancel']);
+
+/** A human reviewer's decision, recorded with the member's email and the channel it came through. */
+export function humanDecision(s: ReviewServices, at: { org_id: string; project_id: string; email: string }, id: string, d: DecisionInput, channel: DecisionChannel = {}) {
   const scope: ReviewScope = { org_id: at.org_id, project_id: at.project_id, agent_id: null, inbox_id: null };
   const common = { parent_revision: d.parent_revision, by_email: at.email };
   checkDecisionBody(d);
-  return applyVerb(s, scope, id, d.action, (_row, snapshot) => {
+  return applyVerb(s, scope, id, d.action, async (row, snapshot, tx) => {
+    await channel.claim?.(tx);
+    if (DECIDING.has(d.action)) {
+      const revision = snapshot.context.revision;
+      await insertDecisionChannel(tx, { org_id: row.org_id, project_id: row.project_id, review_id: row.id, revision, action: d.action, email: at.email, via: channel.via ?? 'console' });
+    }
     if (d.action === 'cancel') return { type: 'cancel', by: 'human', reason: d.feedback ?? null, by_email: at.email, parent_revision: d.parent_revision };
     return decisionEvent({ ...d, action: d.action }, snapshot, 'human', common);
   });

@@ -15,9 +15,10 @@ import { findInboxesByAddress } from '../storage/inboxes.ts';
 import { insertOutbox } from '../storage/review-deliveries.ts';
 
 /** What a system mail is about, counted in /metrics (agent_inbox_notifications_total). */
-export type NotificationKind = 'signup_code' | 'invitation' | 'quota_notice' | 'support_status' | 'delivery_notice';
+export type NotificationKind = 'signup_code' | 'invitation' | 'quota_notice' | 'support_status' | 'delivery_notice' | 'review_notice';
 
-export type SystemMail = { to: string; subject: string; text: string; kind?: NotificationKind };
+/** `reply_to`: where a reply goes instead of SYSTEM_FROM (a review notice's signed reply address). */
+export type SystemMail = { to: string; subject: string; text: string; kind?: NotificationKind; reply_to?: string };
 
 /** Where the mail went; it throws `SystemMailError` when the relay refused or could not be reached. */
 export type SystemMailRoute = 'internal' | 'relay' | 'outbox';
@@ -56,7 +57,7 @@ async function sendOne(
 ): Promise<SystemMailRoute> {
   const domain = deps.config.systemFrom.split('@')[1];
   const messageId = `<${newId('sys')}@${domain}>`;
-  const composed = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now });
+  const composed = await composeSystemMessage({ from: deps.config.systemFrom, to: mail.to, subject: mail.subject, text: mail.text, message_id: messageId, date: now, reply_to: mail.reply_to });
   // Signed when DKIM_PRIVATE_KEY is set and the sender is on INBOX_DOMAIN.
   const raw = await signOutbound(tx, deps.config, { ...owner, domain: domain ?? '' }, composed);
   const hosted = await findInboxesByAddress(tx, [mail.to]);

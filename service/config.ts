@@ -23,6 +23,8 @@ export type Config = {
   consoleJwksUrl: string | null;
   consoleIssuer: string | null;
   webhookAllowPrivate: boolean;
+  /** Whether deciders are told of waiting reviews (mail, digest, chat-ops); on unless REVIEW_NOTIFICATIONS=false. */
+  reviewNotifications: boolean;
   logLevel: string;
   /** Human-readable log lines (pino-pretty) rather than JSON. */
   logPretty: boolean;
@@ -299,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     consoleJwksUrl,
     consoleIssuer,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    reviewNotifications: env.REVIEW_NOTIFICATIONS === undefined ? true : flag(env, 'REVIEW_NOTIFICATIONS'),
     logLevel,
     logPretty: env.LOG_PRETTY === undefined || env.LOG_PRETTY === '' ? process.stdout.isTTY === true : flag(env, 'LOG_PRETTY'),
     rateLimitPerMinute: positiveInt(env, 'RATE_LIMIT_PER_MINUTE', 600),

@@ -1,6 +1,7 @@
 // Starts the service's roles in this process: the HTTP API, inbound SMTP and the workers, all
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
 import { noticeInboundRefused } from '../actors/quota-notices.ts';
+import { replyHandler } from '../actors/notification-replies.ts';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -159,6 +160,8 @@ export async function startService(
       const smtp = await startInboundSmtp({
         db, queue, config, log,
         onQuotaRefusal: (err) => noticeInboundRefused({ db, queue, config, log }, err, new Date()),
+        // Replies to review notices decide (or chat) instead of landing in an inbox.
+        replies: replyHandler({ db, queue, config, log: log.child({ component: 'replies' }) }),
       }).catch((err) => {
         throw listenError('SMTP_PORT', 'SMTP_HOST', config.smtpHost, config.smtpPort, err);
       });

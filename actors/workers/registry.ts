@@ -4,6 +4,7 @@ import { autoSendCapsWorker } from './auto-send-caps.ts';
 import { maintenanceWorker } from './maintenance.ts';
 import { reviewDeliverySweepWorker, reviewDeliveryWorker } from './review-delivery.ts';
 import { reviewerPushWorker } from './reviewer-push.ts';
+import { reviewChatopsWorker, reviewDigestWorker, reviewNotifyWorker } from './review-notify.ts';
 import { reviewDeadlineWorker, reviewEscalationWorker, reviewReconcileWorker } from './review-timers.ts';
 import { signupExpiryWorker } from './signup-expiry.ts';
 import { usagePeriodsWorker } from './usage-periods.ts';
@@ -25,4 +26,7 @@ export const WORKERS: Worker<any>[] = [
   supportCaseMailWorker,
   domainRecheckWorker,
   autoSendCapsWorker,
+  reviewNotifyWorker,
+  reviewChatopsWorker,
+  reviewDigestWorker,
 ];

@@ -4,6 +4,7 @@ import { AgentSettings } from './settings-agents.js';
 import { CategorySettings } from './settings-categories.js';
 import { DomainSettings } from './settings-domains.js';
 import { EnrollmentSettings } from './settings-enrollment.js';
+import { NotificationSettings } from './settings-notifications.js';
 import { PlanSettings } from './settings-plan.js';
 import { PolicySettings } from './settings-policy.js';
 import { ReviewerSettings } from './settings-reviewers.js';
@@ -23,6 +24,7 @@ export const AREAS = [
   ['members', 'Members and invitations', TeamSettings],
   ['domains', 'Domains', DomainSettings],
   ['plan', 'Plan and usage', PlanSettings],
+  ['notifications', 'Notifications', NotificationSettings],
 ];
 
 export function Settings({ base }) {

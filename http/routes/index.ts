@@ -18,6 +18,7 @@ import { healthRoutes } from './health.ts';
 import { inboxRoutes } from './inboxes.ts';
 import { messageRoutes } from './messages.ts';
 import { metricsRoutes } from './metrics.ts';
+import { notificationRoutes } from './notifications.ts';
 import { problemRoutes } from './problems.ts';
 import { reviewRoutes } from './reviews.ts';
 import { reviewerRoutes } from './reviewer.ts';
@@ -31,7 +32,8 @@ import { webhookRoutes } from './webhooks.ts';
 
 const TABLES = [healthRoutes, enrollmentRoutes, adminRoutes, webhookRoutes, eventRoutes, inboxRoutes, messageRoutes, threadRoutes,
   sendRoutes, reviewRoutes, contactRoutes, unsubscribeRoutes, adminReviewRoutes, adminRuleRoutes, ruleRoutes, problemRoutes, docsRoutes, metricsRoutes, reviewerRoutes,
-  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes, categoryRoutes, adminMailRoutes];
+  signupRoutes, adminClaimRoutes, adminMemberRoutes, adminSettingsRoutes, billingRoutes, supportRoutes, domainRoutes, categoryRoutes, adminMailRoutes,
+  notificationRoutes];
 
 export function allRoutes(s: Services): RouteTable {
   const merged: RouteTable = {};

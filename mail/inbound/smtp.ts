@@ -17,6 +17,7 @@ import { mayBeReport, returnPathKeyOf, takeReport } from '../../actors/delivery-
 import { looksLikeReturnPath, verifyReturnPath } from '../outbound/return-path.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
+import type { ReplyHandler } from './reply-address.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
 
@@ -26,9 +27,11 @@ export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
 const accepted = new WeakMap<object, Map<string, InboxRow>>();
 // Return paths accepted (the review each names): bounces and complaints of mail sent from here.
 const returnPaths = new WeakMap<object, string>();
+// Signed reply addresses accepted in the current transaction: their mail goes to `replies`, not to an inbox.
+const replyTo = new WeakMap<object, string[]>();
 
 export async function startInboundSmtp(
-  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown> },
+  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler },
   opts: { maxMessageBytes?: number } = {},
 ): Promise<InboundSmtp> {
   const log = s.log.child({ component: 'smtp' });
@@ -71,6 +74,12 @@ export async function startInboundSmtp(
         observeSmtpRecipient('accepted');
         return callback();
       }
+      if (s.replies?.accepts(address.address)) {
+        const list = replyTo.get(session.envelope) ?? [];
+        replyTo.set(session.envelope, [...list, address.address.toLowerCase()]);
+        observeSmtpRecipient('accepted');
+        return callback();
+      }
       hostedRecipient(address.address).then(
         (inbox) => {
           let map = accepted.get(session.envelope);
@@ -109,8 +118,17 @@ export async function startInboundSmtp(
           : Promise.resolve(null);
         let authentication: Authentication | null = null;
         let recipients = hosted;
-        const store = (parsed: ParsedMail) =>
-          recipients.length ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : Promise.resolve([]);
+        const replies = replyTo.get(session.envelope) ?? [];
+        // A message only to reply addresses is taken by the reply handler and stored in no inbox.
+        let repliesTaken = false;
+        const store = async (parsed: ParsedMail) => {
+          // Taken once: a store retried unparsed does not decide a second time.
+          if (replies.length > 0 && !repliesTaken) {
+            repliesTaken = true;
+            await s.replies!.take({ raw, parsed, to: replies, envelope_from: envelopeFrom, authentication });
+          }
+          return recipients.length > 0 ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : [];
+        };
         // Parsed here, while an earlier message may still be committing.
         Promise.all([parseMessage(raw), verdicts])
           .then(async ([parsed, auth]) => {
@@ -133,7 +151,7 @@ export async function startInboundSmtp(
             (stored) => {
               log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
               observeSmtpMessage('accepted');
-              callback(null, stored.length ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : 'OK: report recorded');
+              callback(null, stored.length > 0 ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : replies.length > 0 ? 'OK: reply taken' : 'OK: report recorded');
             },
             (err) => {
               if (err instanceof InboundQuotaError) {

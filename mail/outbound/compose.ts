@@ -76,10 +76,11 @@ export async function composeMessage(m: OutboundMessage): Promise<Buffer> {
 }
 
 /** A message the service itself sends (a sign-up code): plain text, no review, no unsubscribe. */
-export async function composeSystemMessage(m: { from: string; to: string; subject: string; text: string; message_id: string; date: Date }): Promise<Buffer> {
+export async function composeSystemMessage(m: { from: string; to: string; subject: string; text: string; message_id: string; date: Date; reply_to?: string }): Promise<Buffer> {
   const composer = new MailComposer({
     from: m.from,
     to: m.to,
+    ...(m.reply_to ? { replyTo: m.reply_to } : {}),
     subject: m.subject,
     text: m.text,
     messageId: m.message_id,

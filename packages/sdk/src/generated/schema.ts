@@ -2306,6 +2306,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How review notifications reach the calling member in this project.
+         * @description Members who may decide on reviews (roles owner, admin and member) are told when a review
+         *     starts waiting for a human (new, revised, handed back, escalated by a reviewer agent), when a
+         *     waiting review nears its deadline (a tenth of its wait before it, at most an hour), and on an
+         *     `auto_notify` category when a mail went out on its own. `mode`: `instant` (a mail each time,
+         *     the default), `digest` (one mail every `digest_minutes` with what is still waiting) or `off`.
+         */
+        get: operations["adminGetNotificationPreferences"];
+        /**
+         * Set the calling member's notification preference in this project.
+         * @description Omitted fields keep their value. Each member sets only their own.
+         */
+        put: operations["adminSetNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/chatops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /** The project's chat-ops channel. */
+        get: operations["adminGetChatops"];
+        /**
+         * Name the project's chat-ops incoming webhook (owner or admin); null removes it.
+         * @description The same notices as the members' mails, posted as Slack-compatible JSON (`{"text": ...}`)
+         *     with a link to the console. Private and loopback targets are refused (`400` naming
+         *     `webhook_url`, code `target_refused`) unless `WEBHOOK_ALLOW_PRIVATE` is set, as for webhooks.
+         */
+        put: operations["adminSetChatops"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/orgs/{org_id}/projects/{project_id}/reviews/{review_id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A review's notification history, and who decided it through which channel.
+         * @description `notifications`: each notice (channel `mail`, `digest` or `chatops`; `status` `pending` while
+         *     it waits for a digest). `decisions`: each human decision with the member's email and `via`
+         *     (`console`, `mail_link`, `mail_reply`). Links used and refused are in the event log
+         *     (`notification.link_used`, `notification.link_refused`) beside `notification.sent`.
+         */
+        get: operations["adminReviewNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/decide/{token}": {
+        parameters: {
+            query?: {
+                action?: "approve" | "reject" | undefined;
+            } | undefined;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The page of a notification's one-time decision link.
+         * @description Shows the draft again with an Approve or Reject button; nothing changes on GET (link
+         *     scanners and previews follow links). A link for a revision that is no longer current, one
+         *     used already, expired, or of a member who may no longer decide, says so with a link to the
+         *     console.
+         */
+        get: operations["decisionLinkPage"];
+        put?: never;
+        /**
+         * Decide through a one-time link (the page's button).
+         * @description Approves or rejects the revision the link was made for, as the member it was sent to (the
+         *     decision is recorded like a console one, with `via` `mail_link`). The link is spent with the
+         *     decision; a second use, or a revision no longer current, decides nothing and says why.
+         */
+        post: operations["decisionLinkDecide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/problems": {
         parameters: {
             query?: never;
@@ -4902,6 +5020,45 @@ export interface components {
             link?: string | undefined;
             /** @description Present and true when no message came in time. */
             timed_out?: boolean | undefined;
+        };
+        NotificationPreference: {
+            /** @enum {string} */
+            mode: "instant" | "digest" | "off";
+            digest_minutes: number;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        ChatopsChannel: {
+            webhook_url: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        NotificationHistory: {
+            notifications: {
+                id: string;
+                revision: number;
+                /** @enum {string} */
+                reason: "created" | "revised" | "handed_back" | "escalated" | "deadline_near" | "auto_sent";
+                /** @enum {string} */
+                channel: "mail" | "digest" | "chatops";
+                email: string | null;
+                /** @enum {string} */
+                status: "pending" | "sent" | "skipped" | "failed";
+                route: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                sent_at: string | null;
+            }[];
+            decisions: {
+                revision: number;
+                action: string;
+                email: string;
+                /** @enum {string} */
+                via: "console" | "mail_link" | "mail_reply";
+                /** Format: date-time */
+                at: string;
+            }[];
         };
         ProblemType: {
             /**
@@ -9144,6 +9301,243 @@ export interface operations {
             401: components["responses"]["Problem"];
             403: components["responses"]["Problem"];
             404: components["responses"]["Problem"];
+        };
+    };
+    adminGetNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preference. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreference"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminSetNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    mode?: "instant" | "digest" | "off" | undefined;
+                    digest_minutes?: number | undefined;
+                };
+            };
+        };
+        responses: {
+            /** @description The preference after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreference"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminGetChatops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatopsChannel"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminSetChatops: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    webhook_url: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The channel after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatopsChannel"];
+                };
+            };
+            400: components["responses"]["Problem"];
+            401: components["responses"]["Problem"];
+            403: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    adminReviewNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: components["parameters"]["OrgId"];
+                project_id: components["parameters"]["ProjectId"];
+                /** @description `rr_...` */
+                review_id: components["parameters"]["ReviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationHistory"];
+                };
+            };
+            401: components["responses"]["Problem"];
+            404: components["responses"]["Problem"];
+        };
+    };
+    decisionLinkPage: {
+        parameters: {
+            query?: {
+                action?: "approve" | "reject" | undefined;
+            } | undefined;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link can no longer decide; the page says why. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    decisionLinkDecide: {
+        parameters: {
+            query?: {
+                action?: "approve" | "reject" | undefined;
+            } | undefined;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    action?: "approve" | "reject" | undefined;
+                    feedback?: string | undefined;
+                };
+            };
+        } | undefined;
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Nothing was decided; the page says why. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     listProblems: {
