@@ -8,8 +8,10 @@ import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
 
-const svc = await startTestService({ roles: ['api'], env: { SIGNUP_ENABLED: 'true' } });
-const tenant = await createTenant(svc);
+// The owner is support staff too, so the staff surface reaches its body checks as well.
+const OWNER = 'nul-owner@example.com';
+const svc = await startTestService({ roles: ['api'], env: { SIGNUP_ENABLED: 'true', SUPPORT_STAFF_EMAILS: OWNER } });
+const tenant = await createTenant(svc, { email: OWNER });
 const prober = await tenant.enroll('nul-prober');
 // A key holding every permission an agent key may hold, so every operation reaches its body checks.
 const issued = await svc.api.post(
