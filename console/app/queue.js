@@ -22,6 +22,9 @@ export function flagsOf(r) {
   if (r.intent?.meta?.urgency) flags.push(`urgency: ${r.intent.meta.urgency}`);
   if (r.send_needs_reconciliation) flags.push('needs reconciliation');
   if (r.last_error) flags.push('last send failed');
+  // Held for a human whatever the policy: say why, so the human looks at the reason first.
+  if (r.mode_reason === 'loop_suspected') flags.push('held: mail loop suspected');
+  if (r.mode_reason === 'sender_health') flags.push("held: the inbox's bounces or complaints are past their limit");
   return flags;
 }
 
