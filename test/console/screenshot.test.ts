@@ -14,7 +14,8 @@ import { createSignInLink } from '../../actors/console-sessions.ts';
 import { PROJECT_ROOT } from '../../service/config.ts';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';
-import { agentWithInbox } from '../reviews/setup.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 
 export const SCREENSHOT = 'docs/console.png';
 /** The open review's machine view, the second picture. */
@@ -62,16 +63,23 @@ const tenant = await createTenant(svc, { email: 'reviewer@example.com', plan: 'e
 const agent = await agentWithInbox(svc, tenant, { display_name: 'Sales Bot' });
 
 test(`a signed-in review queue with drafts waiting, a review with its conversation, the queue at phone width and in dark mode are captured to docs/, which the README shows`, async () => {
-  const drafts = [
-    { to: 'dana@acme.example', subject: 'Demo on Tuesday at 10', intent: { summary: 'Confirm the Tuesday demo with Dana at Acme' } },
-    { to: 'li@globex.example', subject: 'Your trial ends Friday', intent: { summary: 'Remind Li that the trial ends and offer a call', meta: { urgency: 'high' } } },
-  ];
-  const ids: string[] = [];
-  for (const d of drafts) {
-    const r = await agent.send({ ...d, text: 'Hello,\nthe details are below.\nBest' });
-    assert.equal(r.status, 202, r.text);
-    ids.push(r.body.review_id);
-  }
+  // The first draft answers Dana's mail, so its review shows the conversation; the second is new.
+  await deliverInbound(svc, agent.address, {
+    from: 'Dana <dana@acme.example>',
+    subject: 'Demo on Tuesday at 10',
+    text: 'Hello,\ncan we see the demo on Tuesday at 10, with the whole procurement team?\nDana',
+  });
+  const inbound = await waitFor(async () => (await svc.api.get(`/v1/inboxes/${agent.inboxId}/messages`, agent.key)).body.data[0], "Dana's mail to be stored");
+  const reply = await svc.api.post(
+    `/v1/inboxes/${agent.inboxId}/reply`,
+    { thread_id: inbound.thread_id, text: 'Hello Dana,\nTuesday at 10 works; the demo room is booked for your team.\nBest', intent: { summary: 'Confirm the Tuesday demo with Dana at Acme' } },
+    agent.key,
+  );
+  assert.equal(reply.status, 202, reply.text);
+  const trial = await agent.send({ to: 'li@globex.example', subject: 'Your trial ends Friday', text: 'Hello,\nthe details are below.\nBest', intent: { summary: 'Remind Li that the trial ends and offer a call', meta: { urgency: 'high' } } });
+  assert.equal(trial.status, 202, trial.text);
+  const drafts = [{ subject: reply.body.review.draft.subject as string }, { subject: 'Your trial ends Friday' }];
+  const ids: string[] = [reply.body.review_id, trial.body.review_id];
   // One a human has opened, so its machine has a path to show.
   assert.equal((await agent.decide(ids[0]!, { action: 'open' })).status, 200);
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
