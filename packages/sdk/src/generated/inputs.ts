@@ -2520,6 +2520,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "string",
             "null"
           ],
+          "minLength": 1,
           "maxLength": 320,
           "description": "Alias of `inbox`, the field a webhook's answers carry; both only when equal."
         },
@@ -2620,6 +2621,7 @@ export const INPUTS: Record<string, { schema: Record<string, unknown>; where: Re
             "string",
             "null"
           ],
+          "minLength": 1,
           "maxLength": 320,
           "description": "Alias of `inbox`."
         },
