@@ -141,7 +141,7 @@ async function mintLink(tx: Executor, review: ReviewRow, n: Pick<NotificationRow
 
 const linkUrl = (config: Config, token: string, action?: 'approve' | 'reject') =>
   `${config.publicBaseUrl}/v1/decide/${token}${action ? `?action=${action}` : ''}`;
-export const consoleUrl = (config: Config, reviewId: string) => `${config.publicBaseUrl}/console/?review=${encodeURIComponent(reviewId)}`;
+export const consoleUrl = (config: Config, reviewId: string) => `${config.publicBaseUrl}/console/reviews/${encodeURIComponent(reviewId)}`;
 
 // ---- Mail
 

@@ -110,6 +110,23 @@ function History({ items }) {
   </ol>`;
 }
 
+const VIA = { console: 'in the console', mail_link: 'through a mail link', mail_reply: 'by replying to a notice' };
+
+/** Who decided, through which channel, and the notices the deciders were sent. */
+function Decided({ base, review }) {
+  const [history, setHistory] = useState(null);
+  useEffect(() => {
+    get(`${base}/reviews/${review.id}/notifications`).then(setHistory, () => setHistory(null));
+  }, [base, review.id, review.version]);
+  if (!history || (history.decisions.length === 0 && history.notifications.length === 0)) return null;
+  return html`<section aria-labelledby="decided-title"><h2 id="decided-title">Decisions and notices</h2>
+    <ul>
+      ${history.decisions.map((d) => html`<li>${d.action} by ${d.email} ${VIA[d.via] ?? d.via}, revision ${d.revision}, <${When} at=${d.at} /></li>`)}
+      ${history.notifications.map((n) => html`<li>${n.channel} to ${n.email ?? 'the chat-ops channel'}: ${n.status}</li>`)}
+    </ul>
+  </section>`;
+}
+
 /** What changed against what was on screen, until the human decides. */
 function Changed({ change, held }) {
   return html`<section class="changed" aria-labelledby="changed-title">
@@ -268,6 +285,7 @@ export function ReviewPane({ base, id, feed, full, inbox, onDecided, announce })
     ${full &&
     html`<section aria-labelledby="thread-title"><h2 id="thread-title">Conversation</h2><${Conversation} base=${base} review=${review} /></section>
       <section aria-labelledby="history-title"><h2 id="history-title">Feedback and edits</h2><${History} items=${review.feedback_history ?? []} /></section>
+      <${Decided} base=${base} review=${review} />
       <button type="button" aria-expanded=${showMachine ? 'true' : 'false'} onClick=${() => setShowMachine((v) => !v)}>${showMachine ? 'Hide' : 'Show'} the machine</button>
       ${showMachine && html`<${MachineView} base=${base} kind="review" id=${review.id} />`}`}
   </article>`;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { performNotify, sendDueDigests } from '../../actors/notifications.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
+import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage } from '../helpers/browser.ts';
 import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -60,7 +61,7 @@ test('a send that waits mails the owner its draft, intent, recipients and three 
   assert.match(text, /Body of Demo on Tuesday\./);
   assert.match(text, new RegExp(INTENT.summary));
   assert.match(text, /To: Dana <dana@acme\.example>/);
-  assert.match(text, new RegExp(`Open in the console: \\S+review=${id}`));
+  assert.match(text, new RegExp(`Open in the console: \\S+/console/reviews/${id}$`, 'm'));
   const approve = linkIn(notice, 'Approve');
   linkIn(notice, 'Reject');
   const stored = await linkRow(approve);
@@ -95,6 +96,15 @@ test('a send that waits mails the owner its draft, intent, recipients and three 
   assert.equal(history.status, 200, history.text);
   assert.deepEqual(history.body.decisions.map((d: any) => [d.action, d.email, d.via, d.revision]), [['approve', t.email, 'mail_link', 1]]);
   assert.deepEqual(history.body.notifications.map((n: any) => [n.reason, n.channel, n.email, n.status, n.route]), [['created', 'mail', t.email, 'sent', 'relay']]);
+  // The console's review shows who decided and by which channel.
+  const link = await createSignInLink(db, svc.services.identity, { email: t.email, baseUrl: svc.url, now: new Date() });
+  const consolePage = (await openPage(visitor)).page;
+  await consolePage.goto(link.url);
+  await consolePage.getByRole('heading', { name: 'Review queue' }).waitFor();
+  await consolePage.goto(`${svc.url}/console/reviews/${id}`);
+  const decided = consolePage.getByRole('region', { name: 'Decisions and notices' });
+  await decided.getByText(`approve by ${t.email} through a mail link, revision 1`).waitFor();
+  await decided.getByText(`mail to ${t.email}: sent`).waitFor();
   const events = await db.query(`SELECT type, payload FROM events WHERE org_id = $1 AND type LIKE 'notification.%' ORDER BY id`, [t.orgId]);
   assert.deepEqual(events.rows.map((e) => [e.type, e.payload.review_id]), [
     ['notification.sent', id],
@@ -149,7 +159,7 @@ test('a link for a revision that is no longer current decides nothing and says w
   const shown = await page.goto(old);
   assert.equal(shown?.status(), 409);
   assert.equal(await page.getAttribute('#why', 'data-why'), 'superseded');
-  assert.match((await page.getAttribute('a', 'href')) ?? '', new RegExp(`/console/\\?review=${id}$`));
+  assert.match((await page.getAttribute('a', 'href')) ?? '', new RegExp(`/console/reviews/${id}$`));
   assert.equal(await page.locator('button').count(), 0, 'no button to press');
   await visitor.close();
   const r = await postForm(old, { action: 'approve' });
@@ -249,7 +259,7 @@ test('chat-ops: the project\'s incoming webhook gets a short message with the co
   const { id } = await waitingSend(t, 'Chat me');
   const message = await waitFor(() => got.find((g) => g.body.text.includes('Chat me')), 'the chat-ops message');
   assert.equal(message.type, 'application/json');
-  assert.match(message.body.text, new RegExp(`review=${id}`));
+  assert.match(message.body.text, new RegExp(`/console/reviews/${id}`));
   await waitFor(async () => {
     const h = await svc.api.get(`${A}/reviews/${id}/notifications`, t.consoleToken);
     return h.body.notifications.some((n: any) => n.channel === 'chatops' && n.status === 'sent');
