@@ -5,9 +5,8 @@
 // event queue; hard bounces, complaints and soft bounces in a row suppress the recipient.
 import type pg from 'pg';
 import { parseReport, type DeliveryReport, type ReportRecipient } from '../mail/reports.ts';
-import { returnPathKey, verifyReturnPath } from '../mail/outbound/return-path.ts';
+import { returnPathKeyOf, verifyReturnPath } from '../mail/outbound/return-path.ts';
 import type { Config } from '../service/config.ts';
-import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
@@ -31,14 +30,6 @@ import { deliverToWebhooks, publishEvent } from './events.ts';
 import { restoreReview } from './reviews.ts';
 
 export type ReportDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
-
-const keys = new WeakMap<Config, Buffer>();
-/** The key signing return paths (mail/outbound/return-path.ts), derived once per config. */
-export function returnPathKeyOf(config: Config): Buffer {
-  let key = keys.get(config);
-  if (!key) keys.set(config, (key = returnPathKey(encryptionKey(config))));
-  return key;
-}
 
 const EVENT_OF = { delivered: 'message.delivered', bounced: 'message.bounced', complained: 'message.complained', delayed: 'message.delayed' } as const;
 
@@ -133,14 +124,6 @@ async function record(tx: pg.ClientBase, queue: Queue, s: Sent, recipients: Repo
       await suppress(tx, at, { email: r.email, origin: 'delivery', reason: 'bounced' });
     }
   }
-}
-
-/** Whether a received message may be a report, from what is cheap to look at: read it only then. */
-export function mayBeReport(p: { envelope_from: string | null; headers?: Record<string, string>; subject: string }): boolean {
-  const ct = (p.headers?.['content-type'] ?? '').toLowerCase();
-  if (ct.startsWith('multipart/report')) return true;
-  if (p.headers?.['x-failed-recipients'] !== undefined) return true;
-  return (p.envelope_from === null || p.envelope_from === '') && /undeliver|deliver|returned|failure|non[- ]?delivery/i.test(p.subject);
 }
 
 /**

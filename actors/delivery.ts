@@ -16,7 +16,7 @@ import type { Recipient } from '../machines/policy/send-body.ts';
 import type { ReviewEvent } from '../machines/review-request.ts';
 import { composeMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay, type RelayConfig } from '../mail/outbound/relay.ts';
-import { returnPathOf } from '../mail/outbound/return-path.ts';
+import { returnPathKeyOf, returnPathOf } from '../mail/outbound/return-path.ts';
 import { signUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
 import { InboundQuotaError, ingestMessageIn, ingestMessagesIn, type IngestInput, type StoredMessage } from '../mail/inbound/ingest.ts';
 import { parseMessage, type ParsedMail } from '../mail/parse.ts';
@@ -40,7 +40,7 @@ import {
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
 import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
-import { recordDelivered, recordRelayDeferral, returnPathKeyOf } from './delivery-reports.ts';
+import { recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
 import { signOutbound } from './signing-keys.ts';

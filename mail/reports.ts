@@ -268,3 +268,11 @@ export function addressOf(value: string): string | null {
   const bare = angle ? angle[1]! : /([^\s<>"(),;:]+@[^\s<>"(),;:]+)/.exec(v)?.[1];
   return bare ? bare.replace(/\.$/, '').toLowerCase() : null;
 }
+
+/** Whether a received message may be a report, from what is cheap to look at: read it only then. */
+export function mayBeReport(p: { envelope_from: string | null; headers?: Record<string, string>; subject: string }): boolean {
+  const ct = (p.headers?.['content-type'] ?? '').toLowerCase();
+  if (ct.startsWith('multipart/report')) return true;
+  if (p.headers?.['x-failed-recipients'] !== undefined) return true;
+  return (p.envelope_from === null || p.envelope_from === '') && /undeliver|deliver|returned|failure|non[- ]?delivery/i.test(p.subject);
+}

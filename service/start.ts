@@ -1,6 +1,7 @@
 // Starts the service's roles in this process: the HTTP API, inbound SMTP and the workers, all
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
 import { noticeInboundRefused } from '../actors/quota-notices.ts';
+import { takeReport } from '../actors/delivery-reports.ts';
 import { replyHandler } from '../actors/notification-replies.ts';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
@@ -162,6 +163,8 @@ export async function startService(
         onQuotaRefusal: (err) => noticeInboundRefused({ db, queue, config, log }, err, new Date()),
         // Replies to review notices decide (or chat) instead of landing in an inbox.
         replies: replyHandler({ db, queue, config, log: log.child({ component: 'replies' }) }),
+        // Bounces and complaints of mail sent from here are recorded against their sends.
+        reports: (m) => takeReport({ db, queue, config, log }, m),
       }).catch((err) => {
         throw listenError('SMTP_PORT', 'SMTP_HOST', config.smtpHost, config.smtpPort, err);
       });

@@ -13,8 +13,8 @@ import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { inboundVerifier, type Authentication } from './authentication.ts';
 import { batchingIngest } from './batcher.ts';
 import { InboundQuotaError, type IngestServices } from './ingest.ts';
-import { mayBeReport, returnPathKeyOf, takeReport } from '../../actors/delivery-reports.ts';
-import { looksLikeReturnPath, verifyReturnPath } from '../outbound/return-path.ts';
+import { looksLikeReturnPath, returnPathKeyOf, verifyReturnPath } from '../outbound/return-path.ts';
+import { mayBeReport } from '../reports.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import type { ReplyHandler } from './reply-address.ts';
@@ -22,6 +22,12 @@ import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts'
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
 
 export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
+
+/**
+ * Records a bounce or complaint against the send it reports (actors/delivery-reports.ts, given by
+ * the SMTP role). `linked`: recorded, not to be stored as mail; `inbox`: where an unlinked one goes.
+ */
+export type ReportHandler = (m: { raw: Buffer; envelope_from: string | null; claimed: string | null; receiving: InboxRow | null }) => Promise<{ linked: boolean; inbox: InboxRow | null }>;
 
 // Recipients accepted in the current transaction; the envelope object is replaced after each one.
 const accepted = new WeakMap<object, Map<string, InboxRow>>();
@@ -31,7 +37,7 @@ const returnPaths = new WeakMap<object, string>();
 const replyTo = new WeakMap<object, string[]>();
 
 export async function startInboundSmtp(
-  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler },
+  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler; reports?: ReportHandler },
   opts: { maxMessageBytes?: number } = {},
 ): Promise<InboundSmtp> {
   const log = s.log.child({ component: 'smtp' });
@@ -135,8 +141,8 @@ export async function startInboundSmtp(
             authentication = auth;
             // A bounce or complaint of mail sent from here is recorded against its send rather than
             // stored as mail; read only when sent to a return path or shaped like a report.
-            if (claimed || (hosted.length === 1 && mayBeReport({ envelope_from: envelopeFrom, headers: parsed.headers, subject: parsed.subject }))) {
-              const taken = await takeReport(s, { raw, envelope_from: envelopeFrom, claimed, receiving: claimed ? null : hosted[0]! });
+            if (s.reports && (claimed || (hosted.length === 1 && mayBeReport({ envelope_from: envelopeFrom, headers: parsed.headers, subject: parsed.subject })))) {
+              const taken = await s.reports({ raw, envelope_from: envelopeFrom, claimed, receiving: claimed ? null : hosted[0]! });
               if (taken.linked) recipients = claimed ? hosted : [];
               else if (taken.inbox && !hosted.some((h) => h.id === taken.inbox!.id)) recipients = [...hosted, taken.inbox];
             }

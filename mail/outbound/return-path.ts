@@ -9,6 +9,8 @@
 // the relay's exactly-once bookkeeping (actors/delivery.ts) stays as it is; the recipient is read
 // from the report and must be one the review sent to.
 import crypto from 'node:crypto';
+import type { Config } from '../../service/config.ts';
+import { encryptionKey } from '../../service/encryption.ts';
 
 const LOCAL = /^bounce\+(rr_[0-9a-z]{20})\.([0-9a-f]{16})$/;
 
@@ -39,4 +41,12 @@ export function verifyReturnPath(key: Buffer, address: string): { review_id: str
   const given = Buffer.from(m[2]!);
   if (!crypto.timingSafeEqual(expected, given)) return null;
   return { review_id: m[1]!, domain };
+}
+
+const keys = new WeakMap<Config, Buffer>();
+/** The key signing return paths (mail/outbound/return-path.ts), derived once per config. */
+export function returnPathKeyOf(config: Config): Buffer {
+  let key = keys.get(config);
+  if (!key) keys.set(config, (key = returnPathKey(encryptionKey(config))));
+  return key;
 }
