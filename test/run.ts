@@ -59,6 +59,8 @@ async function main(): Promise<number> {
     const poll = setInterval(() => {
       const now = runningFiles(child.pid!);
       if (now.length) lastRunning = now.map((r) => r.file);
+      const at = Date.now();
+      for (const r of now) spans.set(r.file, { from: spans.get(r.file)?.from ?? at, to: at });
     }, 1000);
     const watchdog = setTimeout(() => {
       console.error(`the suite ran over ${SUITE_LIMIT_MINUTES} minutes: a test file did not finish or did not exit; stopping it`);
@@ -79,11 +81,23 @@ async function main(): Promise<number> {
   });
   await template.drop();
   await scratch?.close();
+  printSlowest();
   return code;
 }
 
 let runner: ChildProcess | null = null;
 let lastRunning: string[] = [];
+/** When each test file's process was first and last seen running (to the second). */
+const spans = new Map<string, { from: number; to: number }>();
+
+/** The slowest test files, so a file that grows slow is seen in every run. */
+function printSlowest(count = Number(process.env.TEST_SLOWEST ?? 8)): void {
+  const slowest = [...spans].map(([file, { from, to }]) => ({ file, seconds: Math.round((to - from) / 1000) + 1 }));
+  slowest.sort((a, b) => b.seconds - a.seconds);
+  if (!slowest.length) return;
+  console.log(`slowest test files (wall time, with ${process.env.TEST_CONCURRENCY ?? 2} running at once):`);
+  for (const { file, seconds } of slowest.slice(0, count)) console.log(`  ${String(seconds).padStart(4)} s  ${file}`);
+}
 
 function summaryWritten(file: string): boolean {
   try {
