@@ -1,11 +1,64 @@
-import type { ReviewView } from '../../actors/reviews.ts';
-import type { MachineDescription } from '../../actors/run-machine.ts';
+// The shapes of review bodies, as every transport (REST, WebSocket, reviewer webhooks) shows them:
+// the review record with the verbs its viewer may use, send receipts, review events and feedback.
+import type { MachineDescription } from '../run-machine.ts';
 import type { EffectiveReviewPolicy } from '../../machines/policy/review-policy.ts';
 import type { RiskDial } from '../../machines/policy/risk-dial.ts';
+import type { Recipient } from '../../machines/policy/send-body.ts';
+import { allowedActions, type ReviewActor } from '../../machines/review-verbs.ts';
 import type { ContactRow } from '../../storage/contacts.ts';
 import type { ReviewEventRow } from '../../storage/review-events.ts';
-import type { FeedbackRow } from '../../storage/reviews.ts';
+import type { FeedbackRow, ReviewRow } from '../../storage/reviews.ts';
 import type { SuppressionRow } from '../../storage/suppressions.ts';
+import { restoreReview } from '../reviews/snapshot.ts';
+
+export type ReviewView = ReturnType<typeof reviewView>;
+
+/** The review record (decisions.md, Records), with the verbs `actor` may use now. */
+export function reviewView(row: ReviewRow, actor: ReviewActor) {
+  const snapshot = restoreReview(row);
+  const c = snapshot.context;
+  const d = c.draft ?? {};
+  return {
+    id: row.id,
+    state: row.state,
+    revision: c.revision,
+    version: row.version,
+    inbox_id: row.inbox_id,
+    agent_id: row.agent_id,
+    kind: row.kind,
+    category_id: c.category_id,
+    effective_mode: c.effective_mode,
+    mode_reason: c.mode_reason ?? null,
+    route: c.route,
+    reviewer_agent_id: c.route === 'reviewer_agent' ? (c.reviewer?.agent_id ?? null) : null,
+    hops: c.hops,
+    max_hops: c.max_hops,
+    draft: {
+      to: (d.to as Recipient[] | undefined) ?? [],
+      cc: (d.cc as Recipient[] | undefined) ?? [],
+      subject: d.subject ?? null,
+      text: d.text ?? null,
+      thread_id: d.thread_id ?? null,
+      in_reply_to: d.in_reply_to ?? null,
+      attachments: (d.attachments as unknown[] | undefined) ?? [],
+    },
+    parent_message_id: row.parent_message_id,
+    /** Set when the send answers or forwards a message screening flagged: why a human must decide. */
+    screening: (d.screening as { message_id: string; risk: string; reasons: string[] } | undefined) ?? null,
+    intent: c.intent,
+    rules_version: c.rules_version,
+    feedback: c.feedback,
+    sent_message_id: c.sent_message_id,
+    send_needs_reconciliation: c.reconciliation_needed,
+    last_error: c.last_error,
+    cancel_reason: c.cancel_reason,
+    cancelled_by: c.cancelled_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deadline_at: row.deadline_at,
+    allowed_actions: allowedActions(snapshot, actor),
+  };
+}
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
