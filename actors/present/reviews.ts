@@ -80,6 +80,23 @@ export const presentSendAccepted = (v: ReviewView, released: boolean, policy: Ef
   review: presentReview(v),
 });
 
+/** The review lifecycle payload (contract, event types), as the event log and the queue carry it. */
+export function reviewEventPayload(
+  item: Pick<ReviewEventRow, 'seq' | 'review_id' | 'type' | 'state' | 'from_state' | 'category_id' | 'revision' | 'effective_mode' | 'extra'>,
+): Record<string, unknown> {
+  return {
+    review_id: item.review_id,
+    seq: item.seq,
+    type: item.type,
+    state: item.state,
+    from_state: item.from_state,
+    ...(item.category_id ? { category_id: item.category_id } : {}),
+    revision: item.revision,
+    effective_mode: item.effective_mode,
+    ...item.extra,
+  };
+}
+
 /** A review event item (decisions.md, Records), with the members some types add (front_run_next). */
 export const presentReviewEvent = (e: ReviewEventRow) => ({
   seq: e.seq,

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import type { ReviewContext } from '../../machines/review-request.ts';
 import type { Queue } from '../../service/queue.ts';
 import type { MachineRow } from '../../storage/machines.ts';
-import { appendReviewEvent, type ReviewEventRow } from '../../storage/review-events.ts';
+import { appendReviewEvent } from '../../storage/review-events.ts';
+import { reviewEventPayload } from '../present/reviews.ts';
 import { deliverToWebhooks } from '../events.ts';
 
 /**
@@ -34,21 +35,4 @@ export async function emitReviewEvent(
   // The payload's seq is the item's, drawn by the statement that appends both.
   const { logged } = await appendReviewEvent(tx, item, reviewEventPayload({ ...item, seq: 0 }));
   await deliverToWebhooks(tx, queue, logged);
-}
-
-/** The review lifecycle payload (contract, event types), as the event log and the queue carry it. */
-export function reviewEventPayload(
-  item: Pick<ReviewEventRow, 'seq' | 'review_id' | 'type' | 'state' | 'from_state' | 'category_id' | 'revision' | 'effective_mode' | 'extra'>,
-): Record<string, unknown> {
-  return {
-    review_id: item.review_id,
-    seq: item.seq,
-    type: item.type,
-    state: item.state,
-    from_state: item.from_state,
-    ...(item.category_id ? { category_id: item.category_id } : {}),
-    revision: item.revision,
-    effective_mode: item.effective_mode,
-    ...item.extra,
-  };
 }

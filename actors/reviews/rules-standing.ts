@@ -3,8 +3,7 @@ import type { Executor } from '../../storage/db.ts';
 import { highWater } from '../../storage/rules.ts';
 import { BACKLOG_STALENESS_TOLERANCE } from '../categories.ts';
 
-/** The rules high-water of a project: 0 while it has no writing rules, so every draft is current. */
-/** The rules high-water a draft of this project is composed under now (0 before any rule). */
+/** The rules high-water a draft of this project is composed under now: 0 before any writing rule, so every draft is current. */
 export const currentRulesVersion = (db: Executor, r: { org_id: string; project_id: string }): Promise<number> => highWater(db, r.org_id, r.project_id);
 
 /**
