@@ -9,7 +9,7 @@ import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findReview } from '../storage/reviews.ts';
 import { deleteSuppression, findSuppression, suppress, type SuppressionRow } from '../storage/suppressions.ts';
-import { restoreReview } from './reviews.ts';
+import { restoreReview } from './reviews/snapshot.ts';
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 

@@ -27,7 +27,7 @@ import { appendReviewEvent } from '../storage/review-events.ts';
 import { findReviewWithInbox, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
 import { suppress } from '../storage/suppressions.ts';
 import { deliverToWebhooks, publishEvent } from './events.ts';
-import { restoreReview } from './reviews.ts';
+import { restoreReview } from './reviews/snapshot.ts';
 
 export type ReportDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 

@@ -42,7 +42,9 @@ import {
 import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
 import { recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
-import { DELIVERY_QUEUE, applyWorkerEvent, restoreReview } from './reviews.ts';
+import { JOBS } from './jobs.ts';
+import { applyWorkerEvent } from './reviews/apply.ts';
+import { restoreReview } from './reviews/snapshot.ts';
 import { signOutbound } from './signing-keys.ts';
 import { sendSystemMail, type SystemMail } from './system-mail.ts';
 
@@ -345,9 +347,9 @@ export async function sweepDeliveries(deps: DeliveryDeps, olderThanSeconds = 60)
   const stuck = await reviewsAwaitingDelivery(deps.db, new Date(Date.now() - olderThanSeconds * 1000), 500);
   if (stuck.length === 0) return 0;
   await withTransaction(deps.db, async (tx) => {
-    for (const r of stuck) await deps.queue.send(tx, DELIVERY_QUEUE, { org_id: r.org_id, review_id: r.id });
+    for (const r of stuck) await deps.queue.send(tx, JOBS.reviewDelivery.name, { org_id: r.org_id, review_id: r.id });
   });
-  await deps.queue.wake(deps.db, DELIVERY_QUEUE);
+  await deps.queue.wake(deps.db, JOBS.reviewDelivery.name);
   return stuck.length;
 }
 

@@ -38,7 +38,6 @@ import { deleteInboxes, lockOrgForInboxes } from '../storage/inboxes.ts';
 export type DomainDeps = { db: Pool; config: Config };
 type Tenant = { org_id: string; project_id: string };
 
-export const DOMAIN_RECHECK_QUEUE = 'domain-recheck';
 // A domain is re-verified once a day; the job runs hourly and takes those whose day has passed.
 const RECHECK_AFTER_MS = 24 * 3600 * 1000;
 

@@ -16,7 +16,7 @@ import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { lockInboxInScope, lockUnfinishedReviews, purgeInbox } from '../storage/inbox-deletion.ts';
 import type { InboxScope } from '../storage/inboxes.ts';
 import { inboxSendLock } from '../storage/reviews.ts';
-import { reviewKind } from './reviews.ts';
+import { reviewKind } from './reviews/kind.ts';
 import { applyEventIn } from './run-machine.ts';
 
 /** States in which a review's mail is being delivered (decisions.md: transient). */

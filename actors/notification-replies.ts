@@ -12,7 +12,7 @@ import { encryptionKey } from '../service/encryption.ts';
 import { withTransaction } from '../storage/db.ts';
 import { findDecisionLink, useDecisionLink, type DecisionLinkRow } from '../storage/notifications.ts';
 import { checkLink, consoleUrl, logNotice, type NotifyDeps } from './notifications.ts';
-import { humanDecision } from './reviews.ts';
+import { humanDecision } from './reviews/decisions.ts';
 import { SystemMailError, sendSystemMail } from './system-mail.ts';
 
 export type ReplyCommand = { action: 'approve' } | { action: 'reject'; feedback: string | null } | { action: 'chat'; message: string };

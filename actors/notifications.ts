@@ -47,12 +47,13 @@ import {
 } from '../storage/notifications.ts';
 import { findReviewWithInbox, type ReviewRow } from '../storage/reviews.ts';
 import { matchesHash, sha256 } from '../storage/secrets.ts';
-import { CHATOPS_QUEUE, humanDecision, restoreReview, type ReviewServices } from './reviews.ts';
+import { JOBS, type NotifyJob, type NotifyReason } from './jobs.ts';
+import { humanDecision } from './reviews/decisions.ts';
+import { restoreReview } from './reviews/snapshot.ts';
+import type { ReviewServices } from './reviews/apply.ts';
 import { SystemMailError, sendSystemMail } from './system-mail.ts';
 import { postWebhook, webhookTargetProblem } from './webhook-transport.ts';
 
-export type NotifyReason = 'created' | 'revised' | 'handed_back' | 'escalated' | 'deadline_near' | 'auto_sent';
-export type NotifyJob = { org_id: string; review_id: string; revision: number; reason: NotifyReason; key: string };
 export type NotifyDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
 
 export const WAITING = new Set(['needs_review', 'in_review', 'chatting']);
@@ -258,8 +259,8 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
   // The chat-ops post is its own job: a webhook retried never mails the members again.
   if (await findChatops(deps.db, review.org_id, review.project_id)) {
     await withTransaction(deps.db, async (tx) => {
-      await deps.queue.send(tx, CHATOPS_QUEUE, job);
-      await deps.queue.wake(tx, CHATOPS_QUEUE);
+      await deps.queue.send(tx, JOBS.reviewChatops.name, job);
+      await deps.queue.wake(tx, JOBS.reviewChatops.name);
     });
   }
   return sent > 0 ? 'sent' : 'none';

@@ -7,7 +7,8 @@ import { reviewOrgOf } from '../storage/reviews.ts';
 import type { ReviewContext } from '../machines/review-request.ts';
 import { machineOrgOf } from '../storage/machines.ts';
 import { armedTimers, type ArmedTimer } from '../storage/review-links.ts';
-import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
+import { JOBS } from './jobs.ts';
+import { reviewKind } from './reviews/kind.ts';
 import { signupKind } from './signup.ts';
 import { ruleKind } from './rules.ts';
 import { supportCaseKind } from './support.ts';
@@ -46,7 +47,7 @@ export async function machineSnapshot(db: Executor, id: string): Promise<(Machin
     hops: c.hops,
     max_hops: c.max_hops,
     reviewer_agent_id: c.reviewer?.agent_id ?? null,
-    timers: await armedTimers(db, id, [ESCALATION_QUEUE, DEADLINE_QUEUE]),
+    timers: await armedTimers(db, id, [JOBS.reviewEscalation.name, JOBS.reviewDeadline.name]),
   };
 }
 

@@ -4,7 +4,9 @@ import { REVIEWER_STATES, findAssignment, lastThreadMessages, resetReviewerFailu
 import type { ReviewerWorkRow } from '../storage/reviewer-work.ts';
 import { findReview, listFeedback, type ReviewRow } from '../storage/reviews.ts';
 import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './bodies/reviewer-work.ts';
-import { restoreReview, reviewView, routedTo, type ReviewerScope } from './reviews.ts';
+import { restoreReview } from './reviews/snapshot.ts';
+import { reviewView } from './present/reviews.ts';
+import { routedTo, type ReviewerScope } from './reviews/decisions.ts';
 
 /** The work item of a review: the review, its thread's last messages and the feedback so far. */
 export async function buildWorkItem(db: Executor, row: ReviewRow, reason: string, routedAt: Date | null): Promise<WorkItem> {

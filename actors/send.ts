@@ -1,14 +1,14 @@
 // Send, reply and forward: every one becomes a review. `prepareSend` runs the checks in the
 // contract's order and writes nothing (contact block, allowlist, suppression, intent gate,
 // category, the rolling 24-hour recipient limit); `submitSend` then creates the review through
-// the runner, released at once when the policy allows direct sending.
+// the runner, released at once when the policy allows direct sending. `prepareSendInScope` finds
+// the sending inbox within the caller's scope first: a plain send reads its inbox and what it is
+// checked against in one round trip.
 import type { Config } from '../service/config.ts';
 import type { Queue } from '../service/queue.ts';
 import { Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
-import { checkRecipients } from '../machines/policy/contacts.ts';
 import { checkIntent, invalidIntent, type IntentProblem } from '../machines/policy/intent-gate.ts';
 import { checkRecipientLimit } from '../machines/policy/recipient-limit.ts';
-import { domainNotAllowed, firstDisallowed } from '../machines/policy/allowed-domains.ts';
 import { forwardSubject, forwardedText, replyRecipients, replySubject, replyThreading } from '../machines/policy/reply.ts';
 import { resolveReviewPolicy, type EffectiveReviewPolicy } from '../machines/policy/review-policy.ts';
 import { MAX_RECIPIENTS, resolveTextAlias, type Recipient } from '../machines/policy/send-body.ts';
@@ -16,7 +16,7 @@ import type { ReviewIntent, SubmitEvent } from '../machines/review-request.ts';
 import type pg from 'pg';
 import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
-import type { InboxWithPolicy } from '../storage/inboxes.ts';
+import { findInboxInScope, type InboxScope, type InboxWithPolicy } from '../storage/inboxes.ts';
 import { findMessage, flaggedInThread, sentIntoThreadSince, sentOneOf, type MessageRow } from '../storage/messages.ts';
 import { loopSuspected } from '../machines/policy/loop-guard.ts';
 import { SENDER_HEALTH_WINDOW, senderHealth } from '../machines/policy/sender-health.ts';
@@ -26,10 +26,10 @@ import { rungOf } from '../machines/category.ts';
 import { findCategory, firstContacts, takeAutoSend, type CategoryRow } from '../storage/categories.ts';
 import { categoryDial } from './categories.ts';
 import {
+  findInboxWithSendChecks,
   insertReviewAttachments,
   insertReviewWithinLimit,
   inboxSendLock,
-  sendCheckData,
   type SendCheckData,
   type ReviewAttachment,
   type ReviewKind,
@@ -38,7 +38,8 @@ import {
 import { findThread } from '../storage/threads.ts';
 import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
 import { recipientLimitError, reserveWithinCaps } from './send-caps.ts';
-import { parseList, reviewKind, throwRecipientRejection } from './reviews.ts';
+import { checkAddresses, parseList, plainSendRecipients } from './recipients.ts';
+import { reviewKind } from './reviews/kind.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import type { RouteLink } from '../storage/review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
@@ -99,24 +100,32 @@ const conflictingAlias = (detail: string) =>
   new Problem('bad_request', { detail, errors: [{ field: 'body', code: 'conflicting_alias', detail }] });
 
 /**
- * The recipients of a plain send, as prepareSend reads them, so its inbox and check data can be
- * read together; null when the body names none or names them badly (prepareSend then says why).
- */
-export function plainSendRecipients(body: SendBody): string[] | null {
-  try {
-    const to = body.to === undefined ? [] : parseList('to', body.to);
-    const cc = body.cc === undefined ? [] : parseList('cc', body.cc);
-    return to.length > 0 ? [...to, ...cc].map((r) => r.email) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * What the route read with the inbox, in the same round trip (findInboxWithSendChecks): the checks
- * of these recipients, the sender's allowances and the review link covering the inbox.
+ * What was read with the inbox, in the same round trip (findInboxWithSendChecks): the checks of
+ * these recipients, the sender's allowances and the review link covering the inbox.
  */
 export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null };
+
+/** A send from the inbox `inbox_id` (an id or an address) names, as the caller's scope reaches it. */
+export type SendRequest = { kind: ReviewKind; scope: InboxScope; inbox_id: string; agent_id: string; body: SendBody; message_id?: string };
+
+/**
+ * The checks of a send from an inbox within the caller's scope; outside it the inbox is not
+ * found. A plain send reads the inbox together with its recipients' checks, its allowances and
+ * the review link covering the inbox.
+ */
+export async function prepareSendInScope(s: SendServices, req: SendRequest): Promise<PreparedSend> {
+  const { kind, agent_id, body, message_id } = req;
+  const recipients = kind === 'send' ? plainSendRecipients(body) : null;
+  if (!recipients) {
+    const inbox = await findInboxInScope(s.db, req.scope, req.inbox_id);
+    if (!inbox) throw notFound('inbox');
+    return prepareSend(s, { kind, inbox, agent_id, body, message_id });
+  }
+  const found = await findInboxWithSendChecks(s.db, req.scope, req.inbox_id, recipients, agent_id);
+  if (!found) throw notFound('inbox');
+  const readAhead = { recipients, data: found.checks, allowances: found.allowances, covering_link: found.covering_link };
+  return prepareSend(s, { kind, inbox: found.inbox, agent_id, body, message_id, readAhead });
+}
 
 /** The checks of a send, in order. Throws the first refusal; writes nothing. */
 export async function prepareSend(
@@ -185,14 +194,7 @@ export async function prepareSend(
 
   const addresses = [...to, ...cc].map((r) => r.email);
   const allowances = req.readAhead?.allowances ?? (await sendAllowances(s.db, inbox.org_id, req.agent_id));
-  const outside = firstDisallowed(addresses, allowances.allowed_domains);
-  if (outside) throw domainNotAllowed('to', outside.slice(outside.lastIndexOf('@') + 1), allowances.allowed_domains!);
-  const ahead = req.readAhead;
-  const data =
-    ahead && ahead.recipients.length === addresses.length && ahead.recipients.every((a, i) => a === addresses[i])
-      ? ahead.data
-      : await sendCheckData(s.db, { ...at, project_id: inbox.project_id }, addresses);
-  throwRecipientRejection(checkRecipients({ recipients: addresses, contacts: data.contacts, suppressed: data.suppressed }));
+  const data = await checkAddresses(s.db, { ...at, project_id: inbox.project_id }, addresses, allowances.allowed_domains, req.readAhead);
 
   const policy = resolveReviewPolicy({ inboxOverride: inbox.review_policy, accountDefault: inbox.default_review_policy });
   const gate = checkIntent({ policy: policy.policy, source: policy.source, intent: body.intent, category_id: body.category_id ?? null });

@@ -43,13 +43,13 @@ import {
 } from '../storage/signups.ts';
 import { insertOrg, insertProject, updateOrgSettings } from '../storage/tenancy.ts';
 import { mintAgentKey } from './credentials.ts';
+import { JOBS } from './jobs.ts';
 import { applyEventIn, createInstanceIn, type MachineKind } from './run-machine.ts';
 import { SystemMailError, sendSystemMail } from './system-mail.ts';
 
 /** A typed event for the runner, which takes any. */
 const ev = (e: SignupEvent): SignupEvent => e;
 
-export const SIGNUP_EXPIRY_QUEUE = 'signup-code-expiry';
 
 export type SignupDeps = { db: Pool; queue: Queue; config: Config };
 
@@ -60,7 +60,7 @@ export const signupKind: MachineKind = {
   async perform(action, ctx) {
     if (action.type === 'scheduleExpiry') {
       const p = action.params as SignupActionParams['scheduleExpiry'];
-      await ctx.enqueue(SIGNUP_EXPIRY_QUEUE, { org_id: ctx.row.org_id, signup_id: ctx.row.id, epoch: p.epoch }, { startAfter: p.after_s });
+      await ctx.enqueue(JOBS.signupExpiry.name, { org_id: ctx.row.org_id, signup_id: ctx.row.id, epoch: p.epoch }, { startAfter: p.after_s });
     } else if (action.type === 'revokeTemporaryKey') {
       const { rows } = await ctx.tx.query<{ temporary_key_id: string }>('SELECT temporary_key_id FROM signups WHERE org_id = $1 AND id = $2', [
         ctx.row.org_id,

@@ -1,9 +1,7 @@
 // The inbox named in a path, as the caller's key reaches it: by id, or by address within the
 // scope. Anything outside the key's reach is answered as not found.
-import type { ReadAhead } from '../actors/send.ts';
 import { ALL_PROJECTS, needsBreadthPick, scopeOfKey } from '../machines/policy/inbox-scope.ts';
 import { findInboxInScope, type InboxScope, type InboxWithPolicy } from '../storage/inboxes.ts';
-import { findInboxWithSendChecks } from '../storage/reviews.ts';
 import { findProject } from '../storage/tenancy.ts';
 import type { ApiContext, Services } from './context.ts';
 import { Problem, notFound } from '../machines/problems.ts';
@@ -26,17 +24,6 @@ export async function listScope(s: Services, ctx: ApiContext): Promise<InboxScop
   }
   if (auth.ceiling === 'org' && pick !== ALL_PROJECTS && !(await findProject(s.db, auth.org_id, pick!))) throw notFound('project');
   return scopeOfKey(auth, pick);
-}
-
-/** The path's inbox as callerInbox finds it, with what a send to `recipients` is checked against. */
-export async function callerInboxWithSendChecks(
-  s: Services,
-  ctx: ApiContext,
-  recipients: string[],
-): Promise<{ inbox: InboxWithPolicy; readAhead: ReadAhead }> {
-  const found = await findInboxWithSendChecks(s.db, callerScope(ctx), ctx.state.params.inbox_id!, recipients, ctx.state.auth!.agent_id);
-  if (!found) throw notFound('inbox');
-  return { inbox: found.inbox, readAhead: { recipients, data: found.checks, allowances: found.allowances, covering_link: found.covering_link } };
 }
 
 /** The inbox by id or address; outside the key's reach it is "no such <what>". */

@@ -5,7 +5,7 @@
 // moved on by the time it would be sent (decided, handed back, escalated, revised) is skipped.
 import type { WorkItem } from '../actors/bodies/reviewer-work.ts';
 import { currentWork } from '../actors/reviewer.ts';
-import type { ReviewerScope } from '../actors/reviews.ts';
+import type { ReviewerScope } from '../actors/reviews/decisions.ts';
 import { badRequest } from '../machines/problems.ts';
 import { reviewerWorkIdsFor } from '../storage/opaque-ids.ts';
 import { resetReviewerFailures } from '../storage/review-links.ts';

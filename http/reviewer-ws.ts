@@ -8,14 +8,15 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { reviewView, reviewerDecision, type ReviewerDecisionInput, type ReviewerScope } from '../actors/reviews.ts';
+import { reviewView } from '../actors/present/reviews.ts';
+import { reviewerDecision, type ReviewerDecisionInput, type ReviewerScope } from '../actors/reviews/decisions.ts';
 import { Problem, badRequest } from '../machines/problems.ts';
 import { authenticateAgent, requirePermission } from './auth.ts';
 import type { Services } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { loadApiDocument } from './openapi.ts';
 import { problemsBase } from './pipeline.ts';
-import { presentReview } from './present/reviews.ts';
+import { presentReview } from '../actors/present/reviews.ts';
 import { createReviewerFeed, type WorkSink } from './reviewer-feed.ts';
 import { compileValidators, jsonTooDeep, nulProblem, tooDeepProblem, validationProblem } from './validate.ts';
 

@@ -1,7 +1,7 @@
 // The reviewer work item: what a reviewer agent receives (webhook push, GET /v1/reviewer/queue, and
 // later the stream and WebSocket transports) to decide a review. Below http/ so the delivery worker
 // and every transport send the same shape.
-import type { ReviewView } from '../reviews.ts';
+import type { ReviewView } from '../present/reviews.ts';
 import type { WorkThreadMessage } from '../../storage/review-links.ts';
 import type { FeedbackRow } from '../../storage/reviews.ts';
 

@@ -5,12 +5,12 @@ import { pruneReceipts } from '../../storage/inbound-receipts.ts';
 import { pruneRateWindows } from '../../storage/rate-limit.ts';
 import { pruneReviewerWork } from '../../storage/reviewer-work.ts';
 import { pruneSignupRequests } from '../../storage/signups.ts';
+import { JOBS } from '../jobs.ts';
 import type { Worker } from './worker.ts';
 
 export const maintenanceWorker: Worker = {
-  name: 'maintenance',
+  ...JOBS.maintenance,
   cron: '*/10 * * * *',
-  queue: { retryLimit: 0 },
   async perform(_payload, { db }) {
     await pruneIdempotencyKeys(db, 24);
     await pruneRateWindows(db);

@@ -1,17 +1,13 @@
 // Delivers an approved or released review (the delivery actor does the work). Temporary relay
 // failures throw, so the queue retries with backoff; a crashed worker's review is picked up again
 // by the sweep below, and the delivery attempt row keeps a retry from ever sending twice.
-import { DELIVERY_QUEUE } from '../reviews.ts';
+import { JOBS, type ReviewJob } from '../jobs.ts';
 import { pruneRecipientUsage } from '../../storage/reviews.ts';
 import { deliverReview, sweepDeliveries } from '../delivery.ts';
 import type { Worker } from './worker.ts';
 
-export type DeliveryJob = { org_id: string; review_id: string };
-
-export const reviewDeliveryWorker: Worker<DeliveryJob> = {
-  name: DELIVERY_QUEUE,
-  // 2 s, 4 s, 8 s ... between tries; a job of a killed worker is retried after it expires.
-  queue: { retryLimit: 12, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 },
+export const reviewDeliveryWorker: Worker<ReviewJob> = {
+  ...JOBS.reviewDelivery,
   // Four deliveries at once, each holding one database connection and one relay session; under
   // load a fetch and a completion serve two jobs. More at once measured slower on two cores: the
   // deliveries no longer queue on a usage row, and a dozen of them only trade CPU in switches.
@@ -25,9 +21,8 @@ export const reviewDeliveryWorker: Worker<DeliveryJob> = {
  * that left the 24-hour window are dropped.
  */
 export const reviewDeliverySweepWorker: Worker = {
-  name: 'review-delivery-sweep',
+  ...JOBS.reviewDeliverySweep,
   cron: '* * * * *',
-  queue: { retryLimit: 0 },
   async perform(_job, deps) {
     await sweepDeliveries(deps);
     await pruneRecipientUsage(deps.db);

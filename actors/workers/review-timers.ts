@@ -5,7 +5,8 @@
 import { Problem } from '../../machines/problems.ts';
 import { withTransaction } from '../../storage/db.ts';
 import { findDelivery } from '../../storage/review-deliveries.ts';
-import { DEADLINE_QUEUE, ESCALATION_QUEUE, RECONCILE_QUEUE, applyWorkerEvent } from '../reviews.ts';
+import { JOBS, type PayloadOf } from '../jobs.ts';
+import { applyWorkerEvent } from '../reviews/apply.ts';
 import type { Worker, WorkerDeps } from './worker.ts';
 import type { ReviewEvent } from '../../machines/review-request.ts';
 
@@ -18,9 +19,8 @@ async function fire(deps: WorkerDeps, job: { org_id: string; review_id: string }
   }
 }
 
-export const reviewEscalationWorker: Worker<{ org_id: string; review_id: string; epoch: number }> = {
-  name: ESCALATION_QUEUE,
-  queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+export const reviewEscalationWorker: Worker<PayloadOf<typeof JOBS.reviewEscalation>> = {
+  ...JOBS.reviewEscalation,
   // Escalations of a burst of submissions fall due together; the lag after escalate_after_s is
   // the contract's figure, so eight at once (each poller costs a query every half second idle;
   // four gave a p99 lag of 1.1 s for 50 falling due together, npm run bench -- reviewer).
@@ -28,9 +28,8 @@ export const reviewEscalationWorker: Worker<{ org_id: string; review_id: string;
   perform: (job, deps) => fire(deps, job, { type: 'escalate', epoch: job.epoch }),
 };
 
-export const reviewDeadlineWorker: Worker<{ org_id: string; review_id: string }> = {
-  name: DEADLINE_QUEUE,
-  queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+export const reviewDeadlineWorker: Worker<PayloadOf<typeof JOBS.reviewDeadline>> = {
+  ...JOBS.reviewDeadline,
   perform: (job, deps) => fire(deps, job, { type: 'deadline' }),
 };
 
@@ -38,9 +37,8 @@ export const reviewDeadlineWorker: Worker<{ org_id: string; review_id: string }>
  * A parked send: only the relay's own log can tell whether it took the message, so an operator
  * looks its Message-ID up there and resolves it with `agent-inbox reconcile`.
  */
-export const reviewReconcileWorker: Worker<{ org_id: string; review_id: string; revision: number }> = {
-  name: RECONCILE_QUEUE,
-  queue: { retryLimit: 0 },
+export const reviewReconcileWorker: Worker<PayloadOf<typeof JOBS.reviewReconcile>> = {
+  ...JOBS.reviewReconcile,
   async perform(job, deps) {
     const attempt = await findDelivery(deps.db, job.org_id, job.review_id, job.revision);
     deps.log.warn(

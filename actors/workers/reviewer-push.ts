@@ -19,11 +19,10 @@ import {
 } from '../../storage/review-links.ts';
 import { findReview } from '../../storage/reviews.ts';
 import { buildWorkItem } from '../reviewer.ts';
-import { REVIEWER_PUSH_QUEUE, restoreReview } from '../reviews.ts';
+import { JOBS, type AttemptJob } from '../jobs.ts';
+import { restoreReview } from '../reviews/snapshot.ts';
 import { postWebhook, signatureHeader, type PostResult } from '../webhook-transport.ts';
 import type { Worker, WorkerDeps } from './worker.ts';
-
-export type PushJob = { org_id: string; delivery_id: string; attempt: number };
 
 /** Why this push is no longer worth sending, or the body to send. */
 async function workFor(deps: WorkerDeps, d: LinkDeliveryRow, link: ReviewLinkRow | null): Promise<{ skip: string } | { body: Buffer }> {
@@ -62,7 +61,7 @@ async function post(deps: WorkerDeps, link: ReviewLinkRow, body: Buffer): Promis
   });
 }
 
-async function record(tx: pg.PoolClient, deps: WorkerDeps, job: PushJob, link: ReviewLinkRow, result: PostResult, startedAt: Date) {
+async function record(tx: pg.PoolClient, deps: WorkerDeps, job: AttemptJob, link: ReviewLinkRow, result: PostResult, startedAt: Date) {
   const ok = isDelivered(result.status);
   // A link is never deactivated by failures; routing skips it while unhealthy instead.
   const outcome = afterAttempt({
@@ -88,15 +87,13 @@ async function record(tx: pg.PoolClient, deps: WorkerDeps, job: PushJob, link: R
   if (!recorded) return null;
   await setLinkFailures(tx, job.org_id, link.id, ok ? 'reset' : 'increment');
   if (outcome.kind === 'retry') {
-    await deps.queue.send(tx, REVIEWER_PUSH_QUEUE, { ...job, attempt: job.attempt + 1 }, { startAfter: new Date(Date.now() + outcome.delayMs) });
+    await deps.queue.send(tx, JOBS.reviewerPush.name, { ...job, attempt: job.attempt + 1 }, { startAfter: new Date(Date.now() + outcome.delayMs) });
   }
   return outcome;
 }
 
-export const reviewerPushWorker: Worker<PushJob> = {
-  name: REVIEWER_PUSH_QUEUE,
-  // As webhook delivery: one attempt per job within the timeout; a job active after 60 s is a dead worker's.
-  queue: { retryLimit: 10, retryDelay: 5, expireInSeconds: 60 },
+export const reviewerPushWorker: Worker<AttemptJob> = {
+  ...JOBS.reviewerPush,
   // Two at once, so one slow reviewer does not hold up the others; each poller costs a query every
   // half second on the queue's small pool, so not more.
   concurrency: 2,

@@ -1,11 +1,11 @@
 // Mails a support case's status change, as system mail, to the reporting agent's inbox and the
 // org's owners and admins. Enqueued in the transaction of the change; claimed once per case
 // version even when the job runs twice, then one job per recipient.
-import { SUPPORT_MAIL_QUEUE, mailCaseStatus, type CaseMailJob } from '../support.ts';
+import { mailCaseStatus } from '../support.ts';
+import { JOBS, type SupportCaseMailJob } from '../jobs.ts';
 import type { Worker } from './worker.ts';
 
-export const supportCaseMailWorker: Worker<CaseMailJob> = {
-  name: SUPPORT_MAIL_QUEUE,
-  queue: { retryLimit: 8, retryDelay: 10, retryBackoff: true },
+export const supportCaseMailWorker: Worker<SupportCaseMailJob> = {
+  ...JOBS.supportCaseMail,
   perform: (job, deps) => mailCaseStatus(deps, job, new Date()),
 };

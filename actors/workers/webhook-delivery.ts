@@ -22,16 +22,15 @@ import type pg from 'pg';
 import { observeWebhookDelivery } from '../../service/metrics.ts';
 import { postWebhook, signatureHeader, type PostResult } from '../webhook-transport.ts';
 import type { Worker, WorkerDeps } from './worker.ts';
+import { JOBS, type AttemptJob } from '../jobs.ts';
 
-export const WEBHOOK_DELIVERY = 'webhook-delivery';
-
-export type DeliveryJob = { org_id: string; delivery_id: string; attempt: number };
+export const WEBHOOK_DELIVERY = JOBS.webhookDelivery.name;
 
 /**
  * Enqueues an attempt inside `tx`. Without a delay it also NOTIFYs the workers, which PostgreSQL
  * delivers at commit, so a worker takes the job at once instead of at its next poll.
  */
-export async function enqueueDelivery(tx: pg.ClientBase, queue: Queue, job: DeliveryJob, delayMs = 0): Promise<void> {
+export async function enqueueDelivery(tx: pg.ClientBase, queue: Queue, job: AttemptJob, delayMs = 0): Promise<void> {
   await queue.send(tx, WEBHOOK_DELIVERY, job, delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {});
   if (delayMs === 0) await queue.wake(tx, WEBHOOK_DELIVERY);
 }
@@ -69,7 +68,7 @@ async function attempt(work: DeliveryWork, deps: WorkerDeps): Promise<PostResult
   });
 }
 
-async function record(tx: pg.PoolClient, job: DeliveryJob, work: DeliveryWork, result: PostResult, startedAt: Date, deps: WorkerDeps) {
+async function record(tx: pg.PoolClient, job: AttemptJob, work: DeliveryWork, result: PostResult, startedAt: Date, deps: WorkerDeps) {
   const failures = await lockWebhookFailures(tx, job.org_id, work.webhook.id);
   if (failures === null) return null; // deleted meanwhile
   const ok = isDelivered(result.status);
@@ -103,11 +102,8 @@ async function record(tx: pg.PoolClient, job: DeliveryJob, work: DeliveryWork, r
   return outcome;
 }
 
-export const webhookDeliveryWorker: Worker<DeliveryJob> = {
-  name: WEBHOOK_DELIVERY,
-  // A job runs one attempt of at most WEBHOOK_TIMEOUT_SECONDS (45 at most); one still active after
-  // 60 s belongs to a worker that died, and pg-boss hands it to another worker.
-  queue: { retryLimit: 10, retryDelay: 5, expireInSeconds: 60 },
+export const webhookDeliveryWorker: Worker<AttemptJob> = {
+  ...JOBS.webhookDelivery,
   // Slow receivers must not hold up the others.
   concurrency: 8,
   async perform(job, deps) {

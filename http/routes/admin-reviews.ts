@@ -1,6 +1,9 @@
 // Console plane of the Review Loop: settings, the human queue and decisions, machine snapshots.
 import { categoryKind } from '../../actors/categories.ts';
-import { humanDecision, reviewKind, reviewView, rulesStanding } from '../../actors/reviews.ts';
+import { humanDecision } from '../../actors/reviews/decisions.ts';
+import { reviewKind } from '../../actors/reviews/kind.ts';
+import { reviewView } from '../../actors/present/reviews.ts';
+import { rulesStanding } from '../../actors/reviews/rules-standing.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
 import { supportCaseKind } from '../../actors/support.ts';
@@ -13,7 +16,7 @@ import { presentInbox } from '../present/inboxes.ts';
 import { presentDelivery } from '../present/messages.ts';
 import { clearInboxSenderHealth, inboxSenderHealth } from '../../actors/delivery-reports.ts';
 import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
-import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../present/reviews.ts';
+import { presentFeedback, presentMachine, presentReview, presentReviewSettings } from '../../actors/present/reviews.ts';
 import { reviewPage } from './reviews.ts';
 import { createEventFeed } from '../sse.ts';
 

@@ -8,7 +8,7 @@ import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { Problem, notFound } from '../../machines/problems.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentContact, presentSuppression } from '../present/reviews.ts';
+import { presentContact, presentSuppression } from '../../actors/present/reviews.ts';
 
 const isContactCursor = (v: any): v is ContactCursor => Number.isSafeInteger(v?.created_us) && typeof v?.id === 'string';
 const isSuppressionCursor = (v: any): v is SuppressionCursor => Number.isSafeInteger(v?.created_us) && typeof v?.email === 'string';

@@ -13,7 +13,7 @@ import {
   setNotificationPreference,
   type LinkRefusal,
 } from '../../actors/notifications.ts';
-import { restoreReview } from '../../actors/reviews.ts';
+import { restoreReview } from '../../actors/reviews/snapshot.ts';
 import { notFound } from '../../machines/problems.ts';
 import { findReview } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';

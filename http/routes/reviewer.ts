@@ -2,13 +2,14 @@
 // stream; the WebSocket itself is answered at the upgrade, see reviewer-ws.ts).
 import { changeReviewLink, createReviewLink, removeReviewLink } from '../../actors/review-links.ts';
 import { reviewerQueuePage } from '../../actors/reviewer.ts';
-import { reviewView, reviewerDecision, type ReviewerScope } from '../../actors/reviews.ts';
+import { reviewView } from '../../actors/present/reviews.ts';
+import { reviewerDecision, type ReviewerScope } from '../../actors/reviews/decisions.ts';
 import { listReviewLinks, type QueueCursor, type ReviewLinkCursor } from '../../storage/review-links.ts';
 import { badRequest } from '../../machines/problems.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentReviewLink } from '../present/review-links.ts';
-import { presentReview } from '../present/reviews.ts';
+import { presentReviewLink } from '../../actors/present/review-links.ts';
+import { presentReview } from '../../actors/present/reviews.ts';
 import { createReviewerFeed } from '../reviewer-feed.ts';
 import { openSse } from '../sse.ts';
 

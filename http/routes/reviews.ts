@@ -1,13 +1,14 @@
 // The composer's side of the Review Loop: its reviews, their verbs, and the durable event queue.
 import { ackEvents, drainReviewEvents, waitForReviewEvents, type ComposerReach } from '../../actors/review-events.ts';
-import { composer, reviewView, type ComposerScope } from '../../actors/reviews.ts';
+import { composer, type ComposerScope } from '../../actors/reviews/composer.ts';
+import { reviewView } from '../../actors/present/reviews.ts';
 import type { ReviewActor } from '../../machines/review-verbs.ts';
 import { findReview, listFeedback, listReviews, type ReviewCursor, type ReviewScope } from '../../storage/reviews.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentFeedback, presentReview, presentReviewEvent } from '../present/reviews.ts';
+import { presentFeedback, presentReview, presentReviewEvent } from '../../actors/present/reviews.ts';
 import { presentDelivery } from '../present/messages.ts';
 import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 

@@ -1,22 +1,22 @@
 // Send, reply and forward. The checks run before the idempotency key is claimed (a refused send
-// writes nothing); the handler then creates the review. A plain send reads its inbox and what it is
-// checked against in one round trip.
-import { reviewView } from '../../actors/reviews.ts';
-import { plainSendRecipients, prepareSend, submitSend, type PreparedSend, type Submitted } from '../../actors/send.ts';
+// writes nothing); the handler then creates the review.
+import { prepareSendInScope, submitSend, type PreparedSend, type Submitted } from '../../actors/send.ts';
+import { presentSendAccepted, reviewView } from '../../actors/present/reviews.ts';
 import type { ReviewKind } from '../../storage/reviews.ts';
 import type { ApiContext, Route, RouteTable, Services } from '../context.ts';
-import { callerInbox, callerInboxWithSendChecks } from '../inbox-access.ts';
-import { presentSendAccepted } from '../present/reviews.ts';
+import { callerScope } from '../inbox-access.ts';
 
 export function sendRoutes(s: Services): RouteTable {
   const prepared = new WeakMap<ApiContext, PreparedSend>();
-  const prepare = async (ctx: ApiContext, kind: ReviewKind) => {
-    const recipients = kind === 'send' ? plainSendRecipients(ctx.state.body) : null;
-    const { inbox, readAhead } = recipients
-      ? await callerInboxWithSendChecks(s, ctx, recipients)
-      : { inbox: await callerInbox(s, ctx), readAhead: undefined };
-    return prepareSend(s, { kind, inbox, agent_id: ctx.state.auth!.agent_id, body: ctx.state.body, message_id: ctx.state.params.message_id, readAhead });
-  };
+  const prepare = (ctx: ApiContext, kind: ReviewKind) =>
+    prepareSendInScope(s, {
+      kind,
+      scope: callerScope(ctx),
+      inbox_id: ctx.state.params.inbox_id!,
+      agent_id: ctx.state.auth!.agent_id,
+      body: ctx.state.body,
+      message_id: ctx.state.params.message_id,
+    });
   const route = (kind: ReviewKind): Route => ({
     precheck: async (ctx) => {
       prepared.set(ctx, await prepare(ctx, kind));

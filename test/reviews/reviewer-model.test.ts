@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { getShortestPaths } from '@xstate/graph';
 import { deliverReview } from '../../actors/delivery.ts';
-import { applyWorkerEvent } from '../../actors/reviews.ts';
+import { applyWorkerEvent } from '../../actors/reviews/apply.ts';
 import { reviewRequestMachine, type ReviewEvent, type ReviewSnapshot, type RouteChoice } from '../../machines/review-request.ts';
 import { withTransaction } from '../../storage/db.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';

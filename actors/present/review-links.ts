@@ -1,3 +1,4 @@
+// The shape of a review link's body.
 import type { ReviewLinkView } from '../../storage/review-links.ts';
 
 /** A review link as the contract shows it: the secret never, only whether one is set. */
