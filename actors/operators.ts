@@ -10,7 +10,7 @@ import { armedTimers, type ArmedTimer } from '../storage/review-links.ts';
 import { DEADLINE_QUEUE, ESCALATION_QUEUE, reviewKind } from './reviews.ts';
 import { signupKind } from './signup.ts';
 import { ruleKind } from './rules.ts';
-import { supportCaseKind } from './support.ts';
+import { supportCaseKind } from './support/kind.ts';
 import { categoryKind } from './categories.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 

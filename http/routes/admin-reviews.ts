@@ -3,7 +3,7 @@ import { categoryKind } from '../../actors/categories.ts';
 import { humanDecision, reviewKind, reviewView, rulesStanding } from '../../actors/reviews.ts';
 import { reviewSettings, updateInboxPolicy, updateReviewSettings } from '../../actors/review-settings.ts';
 import { describeMachine } from '../../actors/run-machine.ts';
-import { supportCaseKind } from '../../actors/support.ts';
+import { supportCaseKind } from '../../actors/support/kind.ts';
 import { ruleKind } from '../../actors/rules.ts';
 import { machineGraph } from '../../machines/graph.ts';
 import { findReview, listFeedback } from '../../storage/reviews.ts';
