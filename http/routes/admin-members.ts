@@ -1,7 +1,15 @@
 // Console plane: an org's members and invitations.
-import { acceptInvitation, changeMemberRole, invitationStatus, inviteMember, removeMember, resendInvitation, type Actor } from '../../actors/members.ts';
-import { listInvitations, listMembers, revokeInvitation, type InvitationRow, type MemberRow } from '../../storage/members.ts';
-import { notFound } from '../../machines/problems.ts';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  invitationStatus,
+  inviteMember,
+  removeMember,
+  resendInvitation,
+  revokePendingInvitation,
+  type Actor,
+} from '../../actors/members.ts';
+import { listInvitations, listMembers, type InvitationRow, type MemberRow } from '../../storage/members.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -53,7 +61,7 @@ export function adminMemberRoutes(s: Services): RouteTable {
       ctx.body = { ...presentInvitation(row, now), token, mailed };
     },
     adminRevokeInvitation: async (ctx) => {
-      if (!(await revokeInvitation(s.db, orgOf(ctx), ctx.state.params.invitation_id!))) throw notFound('pending invitation');
+      await revokePendingInvitation(s.db, orgOf(ctx), ctx.state.params.invitation_id!);
       ctx.status = 204;
     },
     adminAcceptInvitation: async (ctx) => {
