@@ -3,7 +3,7 @@ import type { Executor } from '../storage/db.ts';
 import { REVIEWER_STATES, findAssignment, lastThreadMessages, resetReviewerFailures, reviewerQueue, type QueueCursor } from '../storage/review-links.ts';
 import type { ReviewerWorkRow } from '../storage/reviewer-work.ts';
 import { findReview, listFeedback, type ReviewRow } from '../storage/reviews.ts';
-import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './bodies/reviewer-work.ts';
+import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './present/reviewer-work.ts';
 import { restoreReview, reviewView, routedTo, type ReviewerScope } from './reviews.ts';
 
 /** The work item of a review: the review, its thread's last messages and the feedback so far. */

@@ -3,7 +3,7 @@
 // item still waiting on the reviewer, then what is routed from then on, with nothing lost in
 // between; with the id of the last item it received, it gets what followed. Logged work that has
 // moved on by the time it would be sent (decided, handed back, escalated, revised) is skipped.
-import type { WorkItem } from '../actors/bodies/reviewer-work.ts';
+import type { WorkItem } from '../actors/present/reviewer-work.ts';
 import { currentWork } from '../actors/reviewer.ts';
 import type { ReviewerScope } from '../actors/reviews.ts';
 import { badRequest } from '../machines/problems.ts';

@@ -8,7 +8,7 @@ import { listEnrollmentTokens } from '../../storage/enrollment-tokens.ts';
 import { findOrg, listProjects } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
-import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../present/admin.ts';
+import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../../actors/present/admin.ts';
 
 const tenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 /** The caller as the minter of a key or token: its role in the path's project and its org-wide role. */
