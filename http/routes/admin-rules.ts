@@ -1,5 +1,6 @@
 // Console plane of writing rules: project rules (A/rules) and org-layer rules (/v1/admin/orgs/{org_id}/rules).
-import { createRule, decideRule, proposeRuleFromReview, reviseRule, ruleView, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
+import { ruleView } from '../../actors/present/rules.ts';
+import { createRule, decideRule, proposeRuleFromReview, reviseRule, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
 import { highWater, listAudit, listRules, type AuditRow } from '../../storage/rules.ts';
 import type { ApiContext, Handler, RouteTable, Services } from '../context.ts';
 
