@@ -1,5 +1,5 @@
-// The shape of a writing rule in responses, events and the audit log.
-import type { RuleRow } from '../../storage/rules.ts';
+// The shapes of a writing rule and of its audit log in responses and events.
+import type { AuditRow, RuleRow } from '../../storage/rules.ts';
 
 /** The contract's writing-rule record. */
 export function ruleView(r: RuleRow) {
@@ -25,3 +25,18 @@ export function ruleView(r: RuleRow) {
   };
 }
 export type RuleView = ReturnType<typeof ruleView>;
+
+/** An entry of a rule lineage's audit log. */
+export function presentAudit(a: AuditRow) {
+  return {
+    id: a.id,
+    lineage_id: a.lineage_id,
+    action: a.action,
+    before: a.before,
+    after: a.after,
+    actor_email: a.actor_email,
+    undone_at: a.undone_at?.toISOString() ?? null,
+    undone_by: a.undone_by,
+    created_at: a.created_at.toISOString(),
+  };
+}
