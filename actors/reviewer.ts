@@ -17,6 +17,11 @@ export async function buildWorkItem(db: Executor, row: ReviewRow, reason: string
   return workItemBody({ review: view, reason, routed_at: routedAt, feedback, thread });
 }
 
+/** A reviewer agent connected for work: its links are healthy again. */
+export async function reviewerConnected(db: Executor, who: { org_id: string; agent_id: string }): Promise<void> {
+  await resetReviewerFailures(db, who.org_id, who.agent_id);
+}
+
 /** A page of the reviews routed to this reviewer agent and waiting on it, oldest routing first. */
 export async function reviewerQueuePage(db: Executor, who: ReviewerScope, page: { limit: number; after: QueueCursor | null }) {
   // Asking for work is a call of the reviewer: its links are healthy again.
