@@ -34,6 +34,7 @@ import {
 import { newId } from '../storage/ids.ts';
 import type { MachineRow } from '../storage/machines.ts';
 import { publishEvent } from './events.ts';
+import { categoryView, type CategoryView } from './present/categories.ts';
 import { reviewSettings } from './review-settings.ts';
 import { applyEventIn, createInstanceIn, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 
@@ -49,26 +50,6 @@ export const BACKLOG_STALENESS_TOLERANCE = 0;
 export const CATEGORY_RISK_FIELDS = RISK_DIAL_FIELDS.filter((f) => f !== 'auto_send_cap_per_day');
 
 // ---- The record
-
-/** The category record of decisions.md. */
-export function categoryView(c: CategoryRow) {
-  const ctx = c.snapshot.context;
-  return {
-    id: c.id,
-    name: c.name,
-    description: c.description,
-    scope: c.scope,
-    agent_id: c.agent_id,
-    rung: rungOf(c.state),
-    pinned: c.state === 'pinned',
-    clean_approvals: ctx.clean_approvals,
-    drift_count: ctx.drift_count,
-    risk: c.risk,
-    created_at: c.created_at.toISOString(),
-    updated_at: c.updated_at.toISOString(),
-  };
-}
-export type CategoryView = ReturnType<typeof categoryView>;
 
 /** The account dial with the category's own values over it (null inherits it whole). */
 export async function categoryDial(db: Executor, c: Pick<CategoryRow, 'org_id' | 'risk'>): Promise<RiskDial> {

@@ -4,7 +4,8 @@ import { isEmail, type Recipient } from '../machines/policy/send-body.ts';
 import { verifyUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey } from '../service/encryption.ts';
-import { addContact as insertContact, type ContactRow } from '../storage/contacts.ts';
+import { addContact as insertContact, deleteContact, findContact, type ContactRow } from '../storage/contacts.ts';
+import { findInboxInScope, type InboxScope } from '../storage/inboxes.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { newId } from '../storage/ids.ts';
 import { findReview } from '../storage/reviews.ts';
@@ -81,4 +82,11 @@ export async function unsubscribe(db: Pool, target: UnsubscribeTarget, only: str
     }
     return out;
   });
+}
+
+/** Removes a contact of an inbox the caller reaches; anything else is as if it did not exist (404). */
+export async function removeContact(db: Pool, scope: InboxScope, contactId: string): Promise<void> {
+  const contact = await findContact(db, scope.org_id, contactId);
+  if (!contact || !(await findInboxInScope(db, scope, contact.inbox_id))) throw notFound('contact');
+  await deleteContact(db, scope.org_id, contact.id);
 }

@@ -12,13 +12,14 @@ import {
   findEnrollmentTokenById,
   insertEnrollmentToken,
   lockEnrollmentToken,
+  revokeEnrollmentToken,
   type EnrollmentTokenRow,
 } from '../storage/enrollment-tokens.ts';
 import { newId } from '../storage/ids.ts';
 import { findOrg } from '../storage/tenancy.ts';
 import type { StoredSettings } from '../machines/policy/org-settings.ts';
 import { matchesHash } from '../storage/secrets.ts';
-import { Problem, badRequest } from '../machines/problems.ts';
+import { Problem, badRequest, notFound } from '../machines/problems.ts';
 import { enrollmentTokenId, mintAgentKey, mintEnrollmentToken } from './credentials.ts';
 
 export type TokenRequest = {
@@ -141,3 +142,8 @@ export const keyLimitReached = (handle: string, field = 'agent_handle'): Problem
     detail: `The agent "${handle}" already holds ${MAX_LIVE_KEYS_PER_AGENT} working keys, the most one agent may hold; revoke one on the console first.`,
     errors: [{ field, code: 'key_limit' }],
   });
+
+/** Revokes an enrollment token of the project; none by that id is 404. */
+export async function revokeEnrollment(pool: Pool, at: { org_id: string; project_id: string }, tokenId: string): Promise<void> {
+  if (!(await revokeEnrollmentToken(pool, at.org_id, at.project_id, tokenId))) throw notFound('enrollment token');
+}

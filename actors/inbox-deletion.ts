@@ -12,10 +12,9 @@ import type pg from 'pg';
 import { Problem, notFound } from '../machines/problems.ts';
 import type { CancelledBy, ReviewEvent } from '../machines/review-request.ts';
 import type { Queue } from '../service/queue.ts';
-import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
-import { lockInboxInScope, lockUnfinishedReviews, purgeInbox } from '../storage/inbox-deletion.ts';
+import { withTransaction, type Pool } from '../storage/db.ts';
+import { lockInboxInScope, lockInboxSends, lockUnfinishedReviews, purgeInbox } from '../storage/inbox-deletion.ts';
 import type { InboxScope } from '../storage/inboxes.ts';
-import { inboxSendLock } from '../storage/reviews.ts';
 import { reviewKind } from './reviews/kind.ts';
 import { applyEventIn } from './run-machine.ts';
 
@@ -48,7 +47,7 @@ export async function deleteInbox(
       if (!inbox) throw notFound('inbox');
       // After the send lock, a submission that was under way has committed its review (and is
       // read below); one that comes later finds the inbox gone.
-      await tx.query(lockStatement([inboxSendLock(inbox.id)])!);
+      await lockInboxSends(tx, inbox.id);
       const unfinished = await lockUnfinishedReviews(tx, inbox.org_id, inbox.id);
       const parked = unfinished.filter((r) => r.reconciliation_needed);
       if (parked.length > 0) throw inFlight(parked.map((r) => r.id), 'its delivery outcome is unknown and awaits reconciliation');

@@ -21,6 +21,7 @@ export type NotifyReason = 'created' | 'revised' | 'handed_back' | 'escalated' |
 export type NotifyJob = ReviewJob & { revision: number; reason: NotifyReason; key: string };
 /** One attempt of a push (reviewer link) or a webhook delivery. */
 export type AttemptJob = { org_id: string; delivery_id: string; attempt: number };
+/** One status mail to one recipient (with `to`), its text fixed when the change was claimed; without `to`, the fan-out. */
 export type SupportCaseMailJob =
   | { org_id: string; case_id: string; version: number; to?: undefined }
   | { org_id: string; case_id: string; version: number; to: string; project_id: string; inbox_id: string | null; subject: string; text: string };

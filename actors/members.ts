@@ -23,6 +23,7 @@ import {
   markInvitationAccepted,
   orgWideRole,
   reissueInvitation,
+  revokeInvitation,
   setOrgWideRole,
   type InvitationRow,
 } from '../storage/members.ts';
@@ -207,4 +208,9 @@ export async function removeMember(pool: Pool, actor: Actor, orgId: string, user
     }
     if ((await deleteMemberships(tx, orgId, userId)) === 0) throw notFound('member');
   });
+}
+
+/** Revokes a pending invitation of the org; none pending by that id is 404. */
+export async function revokePendingInvitation(pool: Pool, orgId: string, invitationId: string): Promise<void> {
+  if (!(await revokeInvitation(pool, orgId, invitationId))) throw notFound('pending invitation');
 }

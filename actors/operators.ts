@@ -11,7 +11,7 @@ import { JOBS } from './jobs.ts';
 import { reviewKind } from './reviews/kind.ts';
 import { signupKind } from './signup.ts';
 import { ruleKind } from './rules.ts';
-import { supportCaseKind } from './support.ts';
+import { supportCaseKind } from './support/kind.ts';
 import { categoryKind } from './categories.ts';
 import { describeMachine, type MachineDescription, type MachineKind } from './run-machine.ts';
 

@@ -3,7 +3,7 @@ import type { Executor } from '../storage/db.ts';
 import { REVIEWER_STATES, findAssignment, lastThreadMessages, resetReviewerFailures, reviewerQueue, type QueueCursor } from '../storage/review-links.ts';
 import type { ReviewerWorkRow } from '../storage/reviewer-work.ts';
 import { findReview, listFeedback, type ReviewRow } from '../storage/reviews.ts';
-import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './bodies/reviewer-work.ts';
+import { WORK_THREAD_MESSAGES, workItemBody, type WorkItem } from './present/reviewer-work.ts';
 import { restoreReview } from './reviews/snapshot.ts';
 import { reviewView } from './present/reviews.ts';
 import { routedTo, type ReviewerScope } from './reviews/decisions.ts';
@@ -17,6 +17,11 @@ export async function buildWorkItem(db: Executor, row: ReviewRow, reason: string
     threadId ? lastThreadMessages(db, { org_id: row.org_id, inbox_id: row.inbox_id }, threadId, WORK_THREAD_MESSAGES) : Promise.resolve([]),
   ]);
   return workItemBody({ review: view, reason, routed_at: routedAt, feedback, thread });
+}
+
+/** A reviewer agent connected for work: its links are healthy again. */
+export async function reviewerConnected(db: Executor, who: { org_id: string; agent_id: string }): Promise<void> {
+  await resetReviewerFailures(db, who.org_id, who.agent_id);
 }
 
 /** A page of the reviews routed to this reviewer agent and waiting on it, oldest routing first. */

@@ -38,6 +38,7 @@ import { findReview, listFeedback } from '../storage/reviews.ts';
 import { listProjects } from '../storage/tenancy.ts';
 import { broadcastRuleChange } from '../storage/review-events.ts';
 import { publishEvent } from './events.ts';
+import { ruleView, type RuleView } from './present/rules.ts';
 import { applyEventIn, createInstanceIn, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
 import type { MachineRow } from '../storage/machines.ts';
 
@@ -64,30 +65,6 @@ export type RuleInput = {
 
 export type RuleChanges = Partial<Omit<RuleInput, 'status'>>;
 
-/** The contract's writing-rule record. */
-export function ruleView(r: RuleRow) {
-  return {
-    id: r.id,
-    rule_layer: r.rule_layer,
-    org_id: r.org_id,
-    project_id: r.project_id,
-    lineage_id: r.lineage_id,
-    rev: r.rev,
-    scope: r.scope,
-    category_id: r.category_id,
-    scope_agent_id: r.scope_agent_id,
-    rule_text: r.rule_text,
-    kind: r.kind,
-    priority: r.priority,
-    status: r.status,
-    supersedes_id: r.supersedes_id,
-    author_kind: r.author_kind,
-    source_review_id: r.source_review_id,
-    created_at: r.created_at.toISOString(),
-    updated_at: r.updated_at.toISOString(),
-  };
-}
-export type RuleView = ReturnType<typeof ruleView>;
 
 // ---- The machine kind
 

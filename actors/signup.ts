@@ -28,7 +28,7 @@ import { upsertAgentByHandle } from '../storage/agents.ts';
 import { insertApiKey } from '../storage/api-keys.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { newId, randomToken } from '../storage/ids.ts';
-import { activateInbox, insertInbox } from '../storage/inboxes.ts';
+import { activateInbox, inboxAddress, insertInbox } from '../storage/inboxes.ts';
 import { findMachine } from '../storage/machines.ts';
 import {
   countSignupRequest,
@@ -39,6 +39,7 @@ import {
   readSignupGate,
   revokeTemporaryKey,
   rotateSignupCode,
+  temporaryKeyOfSignup,
   type SignupRow,
 } from '../storage/signups.ts';
 import { insertOrg, insertProject, updateOrgSettings } from '../storage/tenancy.ts';
@@ -62,11 +63,8 @@ export const signupKind: MachineKind = {
       const p = action.params as SignupActionParams['scheduleExpiry'];
       await ctx.enqueue(JOBS.signupExpiry.name, { org_id: ctx.row.org_id, signup_id: ctx.row.id, epoch: p.epoch }, { startAfter: p.after_s });
     } else if (action.type === 'revokeTemporaryKey') {
-      const { rows } = await ctx.tx.query<{ temporary_key_id: string }>('SELECT temporary_key_id FROM signups WHERE org_id = $1 AND id = $2', [
-        ctx.row.org_id,
-        ctx.row.id,
-      ]);
-      if (rows[0]) await revokeTemporaryKey(ctx.tx, ctx.row.org_id, rows[0].temporary_key_id);
+      const keyId = await temporaryKeyOfSignup(ctx.tx, ctx.row.org_id, ctx.row.id);
+      if (keyId) await revokeTemporaryKey(ctx.tx, ctx.row.org_id, keyId);
     }
   },
   allowed: (snapshot) =>
@@ -233,8 +231,7 @@ async function insertTemporaryKey(tx: pg.ClientBase, orgId: string, projectId: s
 }
 
 async function inboxAddressOf(tx: pg.ClientBase, orgId: string, inboxId: string): Promise<string> {
-  const { rows } = await tx.query<{ address: string }>('SELECT address FROM inboxes WHERE org_id = $1 AND id = $2', [orgId, inboxId]);
-  return rows[0]!.address;
+  return (await inboxAddress(tx, orgId, inboxId))!;
 }
 
 /**

@@ -10,10 +10,10 @@ import type { InboxRow, InboxScope, InboxWithPolicy } from '../storage/inboxes.t
 import type { InboxKey } from '../storage/messages.ts';
 import { findThreads, type ThreadRow } from '../storage/threads.ts';
 import type { Services } from './context.ts';
-import { presentAgent } from './present/admin.ts';
-import { presentDomain } from './present/domains.ts';
-import { presentInbox } from './present/inboxes.ts';
-import { presentThread } from './present/messages.ts';
+import { presentAgent } from '../actors/present/admin.ts';
+import { presentDomain } from '../actors/present/domains.ts';
+import { presentInbox } from '../actors/present/inboxes.ts';
+import { presentThread } from '../actors/present/messages.ts';
 
 export const MAX_INCLUDE_DEPTH = 2;
 

@@ -3,12 +3,11 @@
 // item still waiting on the reviewer, then what is routed from then on, with nothing lost in
 // between; with the id of the last item it received, it gets what followed. Logged work that has
 // moved on by the time it would be sent (decided, handed back, escalated, revised) is skipped.
-import type { WorkItem } from '../actors/bodies/reviewer-work.ts';
-import { currentWork } from '../actors/reviewer.ts';
+import type { WorkItem } from '../actors/present/reviewer-work.ts';
+import { currentWork, reviewerConnected } from '../actors/reviewer.ts';
 import type { ReviewerScope } from '../actors/reviews/decisions.ts';
 import { badRequest } from '../machines/problems.ts';
 import { reviewerWorkIdsFor } from '../storage/opaque-ids.ts';
-import { resetReviewerFailures } from '../storage/review-links.ts';
 import {
   REVIEWER_WORK_CHANNEL,
   positionOfWork,
@@ -63,7 +62,7 @@ export function createReviewerFeed(s: Services, transport: LiveTransport): Revie
         if (after === null) throw badRequest('last_event_id', 'Last-Event-ID must be the id of a work item this reviewer received.', 'invalid_format');
       }
       // Connecting is a call of the reviewer: its links are healthy again.
-      await resetReviewerFailures(s.db, who.org_id, who.agent_id);
+      await reviewerConnected(s.db, who);
       await s.listener.ready();
       const scope = { org_id: who.org_id, reviewer_agent_id: who.agent_id, transport };
       const cursor = after === null ? await workStartPosition(s.db, scope) : await positionOfWork(s.db, who.org_id, after);

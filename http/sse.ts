@@ -13,7 +13,7 @@ import {
 import { eventIdsFor, type OpaqueIds } from '../storage/opaque-ids.ts';
 import type { ApiContext, Services } from './context.ts';
 import { badRequest } from '../machines/problems.ts';
-import { presentEvent } from '../actors/bodies/events.ts';
+import { presentEvent } from '../actors/present/events.ts';
 import { createLogFeed } from './log-feed.ts';
 
 /** An open SSE response: write() resolves once the socket took the text (back-pressure). */

@@ -1,7 +1,8 @@
 // Deleting an inbox: the inbox row locked against concurrent deliveries, its reviews still in
 // play, and the removal of everything it holds, leaving a tombstone of its id.
 import { releaseStorage } from './usage.ts';
-import type { Executor } from './db.ts';
+import { lockStatement, type Executor } from './db.ts';
+import { inboxSendLock } from './reviews.ts';
 import { WITH_POLICY, scopeFilter, scopeValues, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 
 /**
@@ -15,6 +16,14 @@ export async function lockInboxInScope(tx: Executor, scope: InboxScope, idOrAddr
     [...scopeValues(scope), idOrAddress],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Takes the inbox's send lock for the rest of the transaction: a send being submitted from it
+ * finishes first, and one that comes later finds the inbox gone.
+ */
+export async function lockInboxSends(tx: Executor, inboxId: string): Promise<void> {
+  await tx.query(lockStatement([inboxSendLock(inboxId)])!);
 }
 
 export type UnfinishedReview = { id: string; state: string; reconciliation_needed: boolean };

@@ -150,3 +150,24 @@ export async function deleteInboxes(tx: Executor, orgId: string, ids: string[]):
   await tx.query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE org_id = $1 AND inbox_id = ANY($2::text[])`, [orgId, ids]);
   await tx.query('DELETE FROM inboxes WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
 }
+
+/** The address of an inbox of the org. */
+export async function inboxAddress(db: Executor, orgId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ address: string }>('SELECT address FROM inboxes WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return rows[0]?.address ?? null;
+}
+
+/** The id of the org's inbox at an address. */
+export async function inboxIdByAddress(db: Executor, orgId: string, address: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM inboxes WHERE org_id = $1 AND address = $2', [orgId, address]);
+  return rows[0]?.id ?? null;
+}
+
+/** The address of an agent's oldest active inbox in a project, where mail for the agent goes. */
+export async function firstActiveInboxAddress(db: Executor, who: { org_id: string; project_id: string; agent_id: string }): Promise<string | null> {
+  const { rows } = await db.query<{ address: string }>(
+    `SELECT address FROM inboxes WHERE org_id = $1 AND project_id = $2 AND agent_id = $3 AND status = 'active' ORDER BY created_at LIMIT 1`,
+    [who.org_id, who.project_id, who.agent_id],
+  );
+  return rows[0]?.address ?? null;
+}

@@ -55,6 +55,12 @@ export async function markSignupVerified(db: Executor, s: { org_id: string; id: 
   );
 }
 
+/** The temporary key a sign-up was given, to revoke with it. */
+export async function temporaryKeyOfSignup(db: Executor, orgId: string, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ temporary_key_id: string }>('SELECT temporary_key_id FROM signups WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return rows[0]?.temporary_key_id ?? null;
+}
+
 /** Revokes a temporary key (a no-op when it already is). */
 export async function revokeTemporaryKey(db: Executor, orgId: string, keyId: string): Promise<void> {
   await db.query("UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE org_id = $1 AND id = $2 AND kind = 'temporary'", [orgId, keyId]);

@@ -5,7 +5,7 @@
 // outcome (succeeded, retry, gave_up, deactivated, or skipped/abandoned without a POST) is returned
 // for the job runner's counter.
 import { afterAttempt, isDelivered } from '../../machines/policy/webhook-retry.ts';
-import { webhookBody } from '../bodies/events.ts';
+import { webhookBody } from '../present/events.ts';
 import type { Queue } from '../../service/queue.ts';
 import { encryptionKey, open } from '../../service/encryption.ts';
 import { withTransaction } from '../../storage/db.ts';

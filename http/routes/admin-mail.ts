@@ -7,7 +7,7 @@ import { notFound } from '../../machines/problems.ts';
 import { servedContentType } from '../../machines/policy/attachment-serving.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentMessage, presentMessageSummary, presentThread } from '../present/messages.ts';
+import { presentMessage, presentMessageSummary, presentThread } from '../../actors/present/messages.ts';
 import { setDownloadHeaders } from './messages.ts';
 
 const isOffsetCursor = (v: any): v is { offset: number } => Number.isSafeInteger(v?.offset) && v.offset >= 0;

@@ -1,24 +1,16 @@
 // Console plane: an org's members and invitations.
-import { acceptInvitation, changeMemberRole, invitationStatus, inviteMember, removeMember, resendInvitation, type Actor } from '../../actors/members.ts';
-import { listInvitations, listMembers, revokeInvitation, type InvitationRow, type MemberRow } from '../../storage/members.ts';
-import { notFound } from '../../machines/problems.ts';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  inviteMember,
+  removeMember,
+  resendInvitation,
+  revokePendingInvitation,
+  type Actor,
+} from '../../actors/members.ts';
+import { presentInvitation, presentMember } from '../../actors/present/members.ts';
+import { listInvitations, listMembers } from '../../storage/members.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-const presentMember = (m: MemberRow) => ({ user_id: m.user_id, email: m.email, role: m.role, project_id: m.project_id, created_at: iso(m.created_at) });
-
-const presentInvitation = (i: InvitationRow, now: Date) => ({
-  id: i.id,
-  org_id: i.org_id,
-  email: i.email,
-  role: i.role,
-  status: invitationStatus(i, now),
-  expires_at: iso(i.expires_at),
-  invited_by: i.invited_by,
-  accepted_at: iso(i.accepted_at),
-  created_at: iso(i.created_at),
-});
 
 const actorOf = (ctx: ApiContext): Actor => ({ email: ctx.state.console!.email, role: ctx.state.console!.role! });
 const orgOf = (ctx: ApiContext) => ctx.state.params.org_id!;
@@ -53,7 +45,7 @@ export function adminMemberRoutes(s: Services): RouteTable {
       ctx.body = { ...presentInvitation(row, now), token, mailed };
     },
     adminRevokeInvitation: async (ctx) => {
-      if (!(await revokeInvitation(s.db, orgOf(ctx), ctx.state.params.invitation_id!))) throw notFound('pending invitation');
+      await revokePendingInvitation(s.db, orgOf(ctx), ctx.state.params.invitation_id!);
       ctx.status = 204;
     },
     adminAcceptInvitation: async (ctx) => {

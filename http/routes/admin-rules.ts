@@ -1,25 +1,12 @@
 // Console plane of writing rules: project rules (A/rules) and org-layer rules (/v1/admin/orgs/{org_id}/rules).
-import { createRule, decideRule, proposeRuleFromReview, reviseRule, ruleView, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
-import { highWater, listAudit, listRules, type AuditRow } from '../../storage/rules.ts';
+import { presentAudit, ruleView } from '../../actors/present/rules.ts';
+import { createRule, decideRule, proposeRuleFromReview, reviseRule, undoRuleChange, type RuleHome } from '../../actors/rules.ts';
+import { highWater, listAudit, listRules } from '../../storage/rules.ts';
 import type { ApiContext, Handler, RouteTable, Services } from '../context.ts';
 
 /** The rule's home: the project in the path, or the org layer ('') on an org path. */
 const home = (ctx: ApiContext): RuleHome => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id ?? '' });
 const email = (ctx: ApiContext) => ctx.state.console!.email;
-
-function presentAudit(a: AuditRow) {
-  return {
-    id: a.id,
-    lineage_id: a.lineage_id,
-    action: a.action,
-    before: a.before,
-    after: a.after,
-    actor_email: a.actor_email,
-    undone_at: a.undone_at?.toISOString() ?? null,
-    undone_by: a.undone_by,
-    created_at: a.created_at.toISOString(),
-  };
-}
 
 function clampLimit(raw: unknown): number {
   const n = Number(raw ?? 50);

@@ -1,14 +1,14 @@
 // Console plane: orgs, projects, agents, agent keys, enrollment tokens.
 import { consoleReach } from '../../actors/console-sessions.ts';
-import { issueEnrollmentToken } from '../../actors/enrollment.ts';
+import { issueEnrollmentToken, revokeEnrollment } from '../../actors/enrollment.ts';
 import { createAgent, createOrgWithOwner, createProject, issueAgentKey, revokeAgentKey } from '../../actors/tenancy.ts';
 import { findAgent, listAgents } from '../../storage/agents.ts';
 import { listApiKeys } from '../../storage/api-keys.ts';
-import { listEnrollmentTokens, revokeEnrollmentToken } from '../../storage/enrollment-tokens.ts';
+import { listEnrollmentTokens } from '../../storage/enrollment-tokens.ts';
 import { findOrg, listProjects } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { notFound } from '../../machines/problems.ts';
-import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../present/admin.ts';
+import { presentAgent, presentApiKey, presentEnrollmentToken, presentOrg, presentProject } from '../../actors/present/admin.ts';
 
 const tenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 /** The caller as the minter of a key or token: its role in the path's project and its org-wide role. */
@@ -92,8 +92,7 @@ export function adminRoutes(s: Services): RouteTable {
       ctx.body = { items: (await listEnrollmentTokens(s.db, t.org_id, t.project_id)).map(presentEnrollmentToken) };
     },
     adminRevokeEnrollmentToken: async (ctx) => {
-      const t = tenant(ctx);
-      if (!(await revokeEnrollmentToken(s.db, t.org_id, t.project_id, ctx.state.params.token_id!))) throw notFound('enrollment token');
+      await revokeEnrollment(s.db, tenant(ctx), ctx.state.params.token_id!);
       ctx.status = 204;
     },
   };

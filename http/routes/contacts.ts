@@ -1,7 +1,6 @@
 // Contact lists (per inbox) and the project's suppression list.
-import { addContact, suppressEmail, unsuppressEmail } from '../../actors/contacts.ts';
-import { deleteContact, findContact, listContacts, type ContactCursor } from '../../storage/contacts.ts';
-import { findInboxInScope } from '../../storage/inboxes.ts';
+import { addContact, removeContact, suppressEmail, unsuppressEmail } from '../../actors/contacts.ts';
+import { listContacts, type ContactCursor } from '../../storage/contacts.ts';
 import { findSuppression, listSuppressions, type SuppressionCursor } from '../../storage/suppressions.ts';
 import { findProject } from '../../storage/tenancy.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
@@ -48,11 +47,7 @@ export function contactRoutes(s: Services): RouteTable {
       ctx.body = presentContact(row);
     },
     removeContact: async (ctx) => {
-      const auth = ctx.state.auth!;
-      const contact = await findContact(s.db, auth.org_id, ctx.state.params.contact_id!);
-      // Only an entry of an inbox the key reaches; anything else is as if it did not exist.
-      if (!contact || !(await findInboxInScope(s.db, callerScope(ctx), contact.inbox_id))) throw notFound('contact');
-      await deleteContact(s.db, auth.org_id, contact.id);
+      await removeContact(s.db, callerScope(ctx), ctx.state.params.contact_id!);
       ctx.status = 204;
     },
     listSuppressions: async (ctx) => {

@@ -3,7 +3,7 @@
 import { getDomain, listProjectDomains, offboardDomain, onboardDomain, requestDomainPurchase, verifyDomain } from '../../actors/domains.ts';
 import { Problem } from '../../machines/problems.ts';
 import type { ApiContext, RouteTable, Services } from '../context.ts';
-import { presentDomain } from '../present/domains.ts';
+import { presentDomain } from '../../actors/present/domains.ts';
 
 const consoleTenant = (ctx: ApiContext) => ({ org_id: ctx.state.params.org_id!, project_id: ctx.state.params.project_id! });
 

@@ -1,18 +1,9 @@
-import { migrationsApplied } from '../../storage/migrate.ts';
+import { databaseReadiness } from '../../storage/health.ts';
 import type { RouteTable, Services } from '../context.ts';
 import { loadApiDocument } from '../openapi.ts';
 
 async function readiness(s: Services): Promise<{ database: boolean; migrations: boolean; queue: boolean }> {
-  let database = false;
-  let migrations = false;
-  try {
-    await s.db.query('SELECT 1');
-    database = true;
-    migrations = await migrationsApplied(s.db);
-  } catch {
-    // reported as false below
-  }
-  return { database, migrations, queue: s.queue.started() };
+  return { ...(await databaseReadiness(s.db)), queue: s.queue.started() };
 }
 
 export function healthRoutes(s: Services): RouteTable {

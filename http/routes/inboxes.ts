@@ -7,7 +7,7 @@ import type { ApiContext, RouteTable, Services } from '../context.ts';
 import { callerInbox, callerScope, listScope } from '../inbox-access.ts';
 import { inboxIncludes, withIncluded } from '../include.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentInbox } from '../present/inboxes.ts';
+import { presentInbox } from '../../actors/present/inboxes.ts';
 
 const NO_CONTENT = { status: 204, body: null, headers: {} };
 

@@ -17,7 +17,7 @@ import { asciiFallback, safeFilename, servedContentType } from '../../machines/p
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { messageIncludes, withIncluded } from '../include.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentAttachment, presentDelivery, presentMessage, presentMessageSummary } from '../present/messages.ts';
+import { presentAttachment, presentDelivery, presentMessage, presentMessageSummary } from '../../actors/present/messages.ts';
 import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 
 const keyOf = (inbox: { org_id: string; id: string }): InboxKey => ({ org_id: inbox.org_id, inbox_id: inbox.id });

@@ -9,7 +9,7 @@ import { notFound } from '../../machines/problems.ts';
 import { callerInbox } from '../inbox-access.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
 import { presentFeedback, presentReview, presentReviewEvent } from '../../actors/present/reviews.ts';
-import { presentDelivery } from '../present/messages.ts';
+import { presentDelivery } from '../../actors/present/messages.ts';
 import { deliveryStatusOf } from '../../storage/delivery-reports.ts';
 
 const scopeOf = (ctx: ApiContext): ComposerScope => {

@@ -1,5 +1,6 @@
 // Writing rules on the agent plane: the ladder (get_rules) and proposals.
-import { agentProject, createRule, rulesFor, ruleView } from '../../actors/rules.ts';
+import { agentProject, createRule, rulesFor } from '../../actors/rules.ts';
+import { ruleView } from '../../actors/present/rules.ts';
 import type { RouteTable, Services } from '../context.ts';
 
 // A ladder read again at the same high-water is the same object (see rulesFor): its JSON is

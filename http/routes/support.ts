@@ -1,22 +1,18 @@
 // Support: feedback and case replies on the agent plane; case reads, events, deletion and the
 // reporting policy on the console; the support staff's surface.
+import { customerReply, deleteCase, staffUpdate, submitFeedback, updateSupportSettings, type RequestFacts } from '../../actors/support/commands.ts';
 import {
   agentCase,
   caseEvents,
-  caseView,
   consoleCase,
-  customerReply,
-  deleteCase,
+  listCasePage,
   listFeedback,
+  reportingPolicy,
   staffCase,
-  staffUpdate,
-  submitFeedback,
-  supportProject,
-  type RequestFacts,
-  type SupportCaller,
-} from '../../actors/support.ts';
-import { REOPEN_WINDOW_MS } from '../../machines/support-case.ts';
-import { automaticFeedbackAllowed, listCases, setAutomaticFeedback, type FeedbackCursor } from '../../storage/support.ts';
+  supportSettings,
+} from '../../actors/support/queries.ts';
+import type { SupportCaller } from '../../actors/support/reach.ts';
+import type { FeedbackCursor } from '../../storage/support.ts';
 import type { ApiContext, Handler, Route, RouteTable, Services } from '../context.ts';
 import { cursorsFor } from '../paging.ts';
 
@@ -43,11 +39,8 @@ export function supportRoutes(s: Services): RouteTable {
     const limit = limitOf(ctx.state.query.limit, 50);
     const after = cursorsFor(s.config).decode(ctx.state.query.cursor, isNumberCursor);
     const status = ctx.state.query.status ? String(ctx.state.query.status) : null;
-    const rows = await listCases(s.db, { ...where, agent_id: null, status, limit, before_number: after?.n ?? null });
-    const has_more = rows.length > limit;
-    const data = has_more ? rows.slice(0, limit) : rows;
-    const last = data[data.length - 1];
-    return { object: 'list', data: data.map((c) => caseView(c, s.config.publicBaseUrl)), has_more, next_cursor: has_more && last ? cursorsFor(s.config).encode({ n: String(last.number) }) : null };
+    const { next, ...list } = await listCasePage(deps, where, { limit, status, before_number: after?.n ?? null });
+    return { ...list, next_cursor: next ? cursorsFor(s.config).encode(next) : null };
   };
 
   const submit: Route = {
@@ -84,19 +77,17 @@ export function supportRoutes(s: Services): RouteTable {
       ctx.body = { ...list, next_cursor: next ? cursorsFor(s.config).encode(next) : null };
     },
     getReportingPolicy: async (ctx) => {
-      await supportProject(s.db, caller(ctx), project(ctx));
-      ctx.body = { automatic_feedback: await automaticFeedbackAllowed(s.db, caller(ctx).org_id), reopen_window_days: REOPEN_WINDOW_MS / 86_400_000 };
+      ctx.body = await reportingPolicy(s.db, caller(ctx), project(ctx));
     },
     getSupportCase: async (ctx) => {
       ctx.body = await agentCase(deps, caller(ctx), project(ctx), ctx.state.params.id!);
     },
     replySupportCase: reply,
     adminGetSupportSettings: async (ctx) => {
-      ctx.body = { automatic_feedback: await automaticFeedbackAllowed(s.db, ctx.state.params.org_id!) };
+      ctx.body = await supportSettings(s.db, ctx.state.params.org_id!);
     },
     adminUpdateSupportSettings: async (ctx) => {
-      await setAutomaticFeedback(s.db, ctx.state.params.org_id!, ctx.state.body.automatic_feedback, ctx.state.console!.email);
-      ctx.body = { automatic_feedback: ctx.state.body.automatic_feedback };
+      ctx.body = await updateSupportSettings(s.db, ctx.state.params.org_id!, ctx.state.body, ctx.state.console!.email);
     },
     adminListSupportCases: async (ctx) => {
       ctx.body = await casePage(ctx, at(ctx));

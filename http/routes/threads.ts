@@ -5,7 +5,7 @@ import { notFound } from '../../machines/problems.ts';
 import { callerInbox, callerScope } from '../inbox-access.ts';
 import { includedInbox, withIncluded } from '../include.ts';
 import { cursorsFor, pageLimit } from '../paging.ts';
-import { presentMessage, presentThread } from '../present/messages.ts';
+import { presentMessage, presentThread } from '../../actors/present/messages.ts';
 
 const isThreadCursor = (v: any): v is ThreadCursor => Number.isSafeInteger(v?.last_seq) && typeof v?.id === 'string';
 

@@ -7,7 +7,7 @@ import { notFound } from '../../machines/problems.ts';
 import { callerScope, listScope } from '../inbox-access.ts';
 import { pageLimit } from '../paging.ts';
 import { deliveryCursorsFor, eventIdsFor } from '../../storage/opaque-ids.ts';
-import { deliveryCursor, presentDelivery, presentWebhook, readDeliveryCursor } from '../present/webhooks.ts';
+import { deliveryCursor, presentDelivery, presentWebhook, readDeliveryCursor } from '../../actors/present/webhooks.ts';
 
 const consoleScope = (ctx: ApiContext): Scope => ({
   org_id: ctx.state.params.org_id!,

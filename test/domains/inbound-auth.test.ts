@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { webhookBody } from '../../actors/bodies/events.ts';
+import { webhookBody } from '../../actors/present/events.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { startTestDns } from '../helpers/dns.ts';

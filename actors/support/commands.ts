@@ -1,35 +1,30 @@
-// The support actor: feedback agents file with evidence, and the support cases (persisted
-// machines of kind `support_case`) that staff and customers move with updates and replies.
+// The support commands: feedback agents file with evidence, and the replies, staff updates and
+// deletions that move a support case.
 //
 // Every write is one transaction: the record, the case's machine snapshot and transition, its
 // update row, the status event, the mail job and the idempotency receipt commit together.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type pg from 'pg';
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { Problem, notFound } from '../machines/problems.ts';
-import { redactEvidence, redactText } from '../machines/policy/redaction.ts';
+import { Problem, notFound } from '../../machines/problems.ts';
+import { redactEvidence, redactText } from '../../machines/policy/redaction.ts';
 import {
   REOPEN_WINDOW_MS,
-  SUPPORT_CASE_MACHINE_VERSION,
-  allowedSupportCaseVerbs,
   replyRefusal,
   supportCaseMachine,
-  type SupportCaseActionParams,
-  type SupportCaseEvent,
   type SupportCaseSnapshot,
   type SupportCaseStatus,
   type SupportImpact,
-} from '../machines/support-case.ts';
-import type { Config } from '../service/config.ts';
-import type { Queue } from '../service/queue.ts';
-import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
-import { newId } from '../storage/ids.ts';
-import { lockMachine } from '../storage/machines.ts';
+} from '../../machines/support-case.ts';
+import type { Config } from '../../service/config.ts';
+import type { Queue } from '../../service/queue.ts';
+import { withTransaction, type Executor, type Pool } from '../../storage/db.ts';
+import { newId } from '../../storage/ids.ts';
+import { firstActiveInboxAddress } from '../../storage/inboxes.ts';
+import { lockMachine } from '../../storage/machines.ts';
 import {
   automaticFeedbackAllowed,
   casesOfFeedback,
-  claimCaseMail,
   findCase,
   findCaseUpdateByClient,
   findFeedbackByClient,
@@ -38,154 +33,28 @@ import {
   insertCaseUpdate,
   insertOrRepeatFeedback,
   latestCaseUpdate,
-  listCaseUpdates,
-  listFeedbackRows,
   markCaseDeleted,
+  setAutomaticFeedback,
   setCaseResolution,
   touchCase,
   type CaseRow,
-  type CaseUpdateRow,
-  type FeedbackCursor,
   type FeedbackRow,
-} from '../storage/support.ts';
-import { orgAdminEmails } from '../storage/members.ts';
-import { listProjects, membershipsOf } from '../storage/tenancy.ts';
-import { publishEvent } from './events.ts';
-import { applyEventIn, createInstanceIn, type EffectContext, type MachineAction, type MachineKind } from './run-machine.ts';
-import { sendSystemMail } from './system-mail.ts';
+} from '../../storage/support.ts';
+import { membershipsOf } from '../../storage/tenancy.ts';
+import { MAX_LINKED, caseView, feedbackView, updateView } from '../present/support.ts';
+import { applyEventIn, createInstanceIn } from '../run-machine.ts';
+import { caseDeleted, caseEvent, supportCaseKind } from './kind.ts';
+import { supportProject, writesOthers, type CaseHome, type SupportCaller } from './reach.ts';
 
 type Deps = { db: Pool; queue: Queue; config: Config };
-
-/** The agent asking, as its key describes it. */
-export type SupportCaller = {
-  org_id: string;
-  project_id: string | null;
-  agent_id: string;
-  inbox_id: string | null;
-  permissions: string[];
-};
 
 /** What the service observed of the request that filed or answered: the `observed_runtime` fields it knows. */
 export type RequestFacts = { request_id: string; transport: string; now: Date };
 
 export const API_BUILD = '0.1.0-pre.6';
-export const SUPPORT_MAIL_QUEUE = 'support-case-mail';
-/** Linked cases listed on a feedback record before `linked_cases_truncated`. */
-const MAX_LINKED = 10;
 /** Longest update body carried in a `reply_context_changed` problem before `truncated`. */
 const LATEST_UPDATE_CHARS = 2000;
 const INSTANCE_ID = `${os.hostname()}:${process.pid}`;
-
-// ---- Reach
-
-/**
- * The project of the path, when the key reaches it. Anything else is 404 with the projects the
- * key can reach (`projects`) and what to do (`next_action`), so the agent corrects the path at once.
- */
-export async function supportProject(db: Executor, caller: SupportCaller, projectId: string): Promise<string> {
-  const projects = (await listProjects(db, caller.org_id)).filter((p) => caller.project_id === null || p.id === caller.project_id);
-  if (projects.some((p) => p.id === projectId)) return projectId;
-  throw new Problem('not_found', {
-    detail: 'No such project for this key.',
-    extra: {
-      reason: 'project_not_accessible',
-      next_action: `Use a project this key reaches, e.g. /v1/projects/${projects[0]?.id ?? '{project_id}'}/feedback.`,
-      projects: { object: 'list', data: projects.map((p) => ({ id: p.id, org_id: p.org_id, name: p.name })), has_more: false, next_cursor: null },
-    },
-  });
-}
-
-/** Whether the caller may see another agent's records: `support:read` on a key that is not inbox-bound. */
-const readsOthers = (c: SupportCaller) => c.inbox_id === null && c.permissions.includes('support:read');
-const writesOthers = (c: SupportCaller) => c.inbox_id === null && c.permissions.includes('support:write');
-
-// ---- Views
-
-export function caseView(c: CaseRow, publicBaseUrl?: string) {
-  return {
-    id: c.id,
-    number: Number(c.number),
-    project_id: c.project_id,
-    org_id: c.org_id,
-    title: c.title,
-    status: c.status as SupportCaseStatus,
-    impact: c.impact,
-    version: c.version,
-    created_ms: c.created_at.getTime(),
-    updated_ms: c.updated_at.getTime(),
-    feedback_id: c.feedback_id,
-    resolved_ms: c.resolved_at?.getTime() ?? null,
-    customer_confirmed_ms: c.customer_confirmed_at?.getTime() ?? null,
-    resolution_kind: c.resolution_kind,
-    resolution_summary: c.resolution_summary,
-    ...(publicBaseUrl ? { console_url: `${publicBaseUrl}/console/#/support-cases/${c.id}` } : {}),
-  };
-}
-export type CaseView = ReturnType<typeof caseView>;
-
-export function updateView(u: CaseUpdateRow) {
-  return {
-    id: u.id,
-    sequence: Number(u.sequence),
-    kind: u.kind,
-    actor_kind: u.actor_kind,
-    body: u.body,
-    created_ms: u.created_at.getTime(),
-    ...(u.observed_runtime ? { observed_runtime: u.observed_runtime } : {}),
-  };
-}
-
-export function feedbackView(f: FeedbackRow, cases: CaseRow[]) {
-  const linked = cases.filter((c) => c.feedback_id === f.id);
-  return {
-    id: f.id,
-    project_id: f.project_id,
-    evidence: f.evidence,
-    repeat_count: f.repeat_count,
-    created_ms: f.created_at.getTime(),
-    updated_ms: f.updated_at.getTime(),
-    api_build: f.api_build,
-    redacted_fields: f.redacted_fields,
-    diagnostics: f.diagnostics,
-    observed_runtime: f.observed_runtime,
-    linked_cases: linked.slice(0, MAX_LINKED).map((c) => ({ id: c.id, project_id: c.project_id, status: c.status, version: c.version })),
-    linked_cases_truncated: linked.length > MAX_LINKED,
-  };
-}
-
-// ---- The machine kind
-
-async function performCaseAction(action: MachineAction, ctx: EffectContext): Promise<void> {
-  if (action.type !== 'announceStatus') return;
-  const { status } = action.params as SupportCaseActionParams['announceStatus'];
-  const row = ctx.row;
-  await publishEvent(ctx.tx, ctx.queue, {
-    org_id: row.org_id,
-    project_id: row.project_id,
-    type: 'support_case.status_changed',
-    payload: { case_id: row.id, status, from_status: ctx.previousState === 'new' ? null : ctx.previousState, version: row.version },
-  });
-  // A job, not a send inside this transaction: a relay that is down must not undo the status change.
-  await ctx.enqueue(SUPPORT_MAIL_QUEUE, { org_id: row.org_id, case_id: row.id, version: row.version });
-}
-
-export const supportCaseKind: MachineKind = {
-  kind: 'support_case',
-  machine: supportCaseMachine,
-  version: SUPPORT_CASE_MACHINE_VERSION,
-  perform: performCaseAction,
-  allowed: (s) => allowedSupportCaseVerbs(s as SupportCaseSnapshot, Date.now()),
-  reject: (s: AnyMachineSnapshot, event: EventObject) => {
-    if ((s.value as string) === 'deleted') return deleted();
-    return s.can(event) ? null : new Problem('conflict', { detail: `${event.type} is not possible while the case is ${String(s.value)}.` });
-  },
-};
-
-/** A typed machine event, passed to the runner (which takes any event). */
-const caseEvent = (e: SupportCaseEvent): EventObject => e;
-
-const deleted = () =>
-  new Problem('support_record_deleted', { detail: 'This support case was deleted.', extra: { reason: 'deleted', next_action: 'File new feedback if the problem is still there.' } });
 
 // ---- Feedback
 
@@ -300,82 +169,22 @@ export async function submitFeedback(
 }
 
 async function openCase(tx: pg.ClientBase, queue: Queue, f: FeedbackRow, impact: SupportImpact, now: Date): Promise<void> {
-  const { rows } = await tx.query<{ address: string }>(
-    `SELECT address FROM inboxes WHERE org_id = $1 AND project_id = $2 AND agent_id = $3 AND status = 'active' ORDER BY created_at LIMIT 1`,
-    [f.org_id, f.project_id, f.agent_id],
-  );
+  const contact_email = await firstActiveInboxAddress(tx, { org_id: f.org_id, project_id: f.project_id, agent_id: f.agent_id });
   const id = newId('sc');
   const title = String(f.evidence.user_intent ?? 'Support case').slice(0, 200);
-  await insertCase(tx, { org_id: f.org_id, project_id: f.project_id, id, feedback_id: f.id, agent_id: f.agent_id, title, impact, contact_email: rows[0]?.address ?? null });
+  await insertCase(tx, { org_id: f.org_id, project_id: f.project_id, id, feedback_id: f.id, agent_id: f.agent_id, title, impact, contact_email });
   await createInstanceIn(tx, queue, supportCaseKind, { org_id: f.org_id, project_id: f.project_id, id, agent_id: f.agent_id }, caseEvent({ type: 'open', impact, at_ms: now.getTime() }));
-}
-
-export async function listFeedback(db: Pool, caller: SupportCaller, projectId: string, q: { limit: number; after: FeedbackCursor | null }) {
-  const project_id = await supportProject(db, caller, projectId);
-  const rows = await listFeedbackRows(db, { org_id: caller.org_id, project_id, agent_id: readsOthers(caller) ? null : caller.agent_id, limit: q.limit, after: q.after });
-  const has_more = rows.length > q.limit;
-  const data = has_more ? rows.slice(0, q.limit) : rows;
-  const cases = await casesOfFeedback(db, caller.org_id, data.map((r) => r.id), MAX_LINKED);
-  const last = data[data.length - 1];
-  return {
-    object: 'list' as const,
-    data: data.map((r) => feedbackView(r, cases)),
-    has_more,
-    /** Where the next page starts; the transport turns it into its own cursor. */
-    next: has_more && last ? { t: last.created_at.toISOString(), id: last.id } : null,
-  };
-}
-
-// ---- Reading cases
-
-/** A live case in reach, or 404 (outside it) / 410 (deleted). */
-async function caseInReach(db: Executor, at: { org_id: string; project_id?: string } | null, id: string, visible: (c: CaseRow) => boolean): Promise<CaseRow> {
-  const found = await findCase(db, at, id);
-  if (!found || !visible(found)) throw notFound('support case');
-  if (found.deleted_at) throw deleted();
-  return found;
-}
-
-const agentSees = (caller: SupportCaller) => (c: CaseRow) => c.agent_id === caller.agent_id || readsOthers(caller);
-
-export async function agentCase(deps: Deps, caller: SupportCaller, projectId: string, id: string) {
-  const project_id = await supportProject(deps.db, caller, projectId);
-  const c = await caseInReach(deps.db, { org_id: caller.org_id, project_id }, id, agentSees(caller));
-  return caseWithUpdates(deps, c);
-}
-
-async function caseWithUpdates(deps: Deps, c: CaseRow) {
-  const updates = await listCaseUpdates(deps.db, c.org_id, c.id, { after: 0, limit: 1000 });
-  return { ...caseView(c, deps.config.publicBaseUrl), updates: updates.map(updateView) };
-}
-
-/** A console member's read of a case of the project in the path. */
-export async function consoleCase(deps: Deps, at: { org_id: string; project_id: string }, id: string) {
-  return caseWithUpdates(deps, await caseInReach(deps.db, at, id, () => true));
-}
-
-export async function caseEvents(deps: Deps, at: { org_id: string; project_id: string }, id: string, q: { after: number; limit: number }) {
-  const c = await caseInReach(deps.db, at, id, () => true);
-  const rows = await listCaseUpdates(deps.db, c.org_id, c.id, q);
-  const has_more = rows.length > q.limit;
-  const data = has_more ? rows.slice(0, q.limit) : rows;
-  const last = data[data.length - 1];
-  return { object: 'list' as const, data: data.map(updateView), has_more, next_cursor: has_more && last ? String(Number(last.sequence)) : null };
-}
-
-export async function staffCase(deps: Deps, id: string) {
-  return caseWithUpdates(deps, await caseInReach(deps.db, null, id, () => true));
 }
 
 // ---- Writing to cases
 
 /** Locks the case's machine row for the rest of the transaction and reads the case under it. */
-async function lockCase(tx: pg.ClientBase, at: { org_id: string; project_id?: string } | null, id: string, visible: (c: CaseRow) => boolean): Promise<CaseRow> {
+async function lockCase(tx: pg.ClientBase, at: CaseHome, id: string, visible: (c: CaseRow) => boolean): Promise<CaseRow> {
   const unlocked = await findCase(tx, at, id);
   if (!unlocked || !visible(unlocked)) throw notFound('support case');
   await lockMachine(tx, 'support_case', id);
   const c = (await findCase(tx, at, id))!;
-  if (c.deleted_at) throw deleted();
+  if (c.deleted_at) throw caseDeleted();
   return c;
 }
 
@@ -542,52 +351,8 @@ export async function deleteCase(deps: Deps, at: { org_id: string; project_id: s
   });
 }
 
-// ---- Mail
-
-const STATUS_TEXT: Record<SupportCaseStatus, string> = {
-  received: 'We received your support case and will look at it.',
-  working: 'We are working on your support case.',
-  waiting_on_customer: 'We need something from you to go on: please read the latest update and reply.',
-  resolved: 'Your support case is resolved.',
-};
-
-/** One status mail to one recipient, its text fixed when the change was claimed. */
-export type CaseMailJob =
-  | { org_id: string; case_id: string; version: number; to?: undefined }
-  | { org_id: string; case_id: string; version: number; to: string; project_id: string; inbox_id: string | null; subject: string; text: string };
-
-/**
- * The mail job of a status change: claimed once per case version, it fans out one job per
- * recipient, so a relay refusing one address retries that mail alone. The recipients are the
- * reporting agent's inbox (when it has one) and the org's human owners and admins (org-wide, or
- * of the case's project): a status change is news for the people who run the org, and an agent
- * without an inbox would otherwise hear of it from no one.
- */
-export async function mailCaseStatus(deps: Deps, job: CaseMailJob, now: Date): Promise<string> {
-  if (job.to !== undefined) {
-    return withTransaction(deps.db, async (tx) => {
-      // A relay that refuses throws: the queue retries this recipient's mail.
-      await sendSystemMail(deps, tx as pg.PoolClient, { org_id: job.org_id, project_id: job.project_id, inbox_id: job.inbox_id }, { to: job.to, subject: job.subject, text: job.text, kind: 'support_status' }, now);
-      return 'sent';
-    });
-  }
-  return withTransaction(deps.db, async (tx) => {
-    const c = await claimCaseMail(tx, job.org_id, job.case_id, job.version);
-    if (!c) return 'skipped';
-    const status = c.status as SupportCaseStatus;
-    const subject = `[Support case ${c.number}] ${status.replace(/_/g, ' ')}: ${c.title.slice(0, 80)}`;
-    const text = `${STATUS_TEXT[status] ?? `Your support case is now ${status}.`}\n\nCase ${c.id} (number ${c.number}), status ${status}.\n${c.resolution_summary && status === 'resolved' ? `\nResolution: ${c.resolution_summary}\n` : ''}`;
-    const inboxId = c.contact_email
-      ? (await tx.query<{ id: string }>('SELECT id FROM inboxes WHERE org_id = $1 AND address = $2', [c.org_id, c.contact_email])).rows[0]?.id ?? null
-      : null;
-    const recipients = new Set<string>();
-    if (c.contact_email) recipients.add(c.contact_email.toLowerCase());
-    for (const email of await orgAdminEmails(tx, c.org_id, c.project_id)) recipients.add(email.toLowerCase());
-    for (const to of recipients) {
-      const one: CaseMailJob = { org_id: c.org_id, case_id: c.id, version: job.version, to, project_id: c.project_id, inbox_id: inboxId, subject, text };
-      await deps.queue.send(tx, SUPPORT_MAIL_QUEUE, one, { singletonKey: `${c.id}:${job.version}:${to}` });
-    }
-    return recipients.size > 0 ? 'fanned_out' : 'skipped';
-  });
+/** Turns automatic feedback on or off for the org: a console member's setting. */
+export async function updateSupportSettings(db: Pool, orgId: string, input: { automatic_feedback: boolean }, email: string) {
+  await setAutomaticFeedback(db, orgId, input.automatic_feedback, email);
+  return { automatic_feedback: input.automatic_feedback };
 }
-

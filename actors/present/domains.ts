@@ -1,4 +1,4 @@
-import { recordsOf } from '../../actors/domains.ts';
+import { recordsOf } from '../domains.ts';
 import type { Config } from '../../service/config.ts';
 import type { DomainWithUse } from '../../storage/domains.ts';
 
