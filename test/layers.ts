@@ -8,19 +8,24 @@ import ts from 'typescript';
 export type Row = {
   /** A folder from the project root; `*` stands for one folder name (`packages/*\/src`). */
   folder: string;
-  layer: string;
+  layer: Layer;
   /** The other rows' folders its files may import (a file may always import its own row's). */
   mayImport: readonly string[] | 'anything';
   what: string;
 };
 
-/** The layers of the house, top to bottom: a row imports only rows below its own. */
+/** The layers of the house, top to bottom: a row imports rows below its own, and of its own layer only those it names. */
 export const LAYERS = ['roles', 'transports', 'actors', 'mail', 'infrastructure', 'machines'] as const;
 
 /** Beside the house: tests, benchmarks, drills and examples, which the house never imports. */
 export const BESIDE = 'beside';
 
-export const HOUSE: readonly Row[] = [
+export type Layer = (typeof LAYERS)[number] | typeof BESIDE;
+
+/** A row of the house names what it may import; only a row beside it may import anything. */
+export type HouseRow = Row & { layer: (typeof LAYERS)[number]; mayImport: readonly string[] };
+
+export const HOUSE: readonly HouseRow[] = [
   { folder: 'bin', layer: 'roles', mayImport: ['roles', 'http', 'console', 'packages/*/src', 'actors', 'mail', 'storage', 'service', 'machines'], what: 'the `agent-inbox` command: start, bootstrap, console-token, snapshot, ...' },
   { folder: 'roles', layer: 'roles', mayImport: ['http', 'console', 'packages/*/src', 'actors', 'mail', 'storage', 'service', 'machines'], what: 'start-up wiring of the API, SMTP, worker and metrics roles: the one place that sees every layer' },
   { folder: 'http', layer: 'transports', mayImport: ['actors', 'mail', 'storage', 'service', 'machines'], what: 'Koa app, the OpenAPI document, auth, validation, routes, presenters' },
