@@ -10,7 +10,7 @@ import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
-import { startService } from '../service/start.ts';
+import { startService } from '../roles/start.ts';
 import { openStream } from '../test/events/sse-client.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 

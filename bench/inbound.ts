@@ -22,7 +22,7 @@ import { createInbox } from '../actors/inboxes.ts';
 import { createAgent, createOrgWithOwner, issueAgentKey } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { createLogger } from '../service/logger.ts';
-import { startService } from '../service/start.ts';
+import { startService } from '../roles/start.ts';
 import { withTransaction, type Pool } from '../storage/db.ts';
 import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { randomToken } from '../storage/ids.ts';

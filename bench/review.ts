@@ -21,7 +21,7 @@ import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
-import { startService } from '../service/start.ts';
+import { startService } from '../roles/start.ts';
 import { cpuPerUnit, machineReference, withCpu } from './_cpu.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 

@@ -12,7 +12,7 @@ import { createRule, rulesFor } from '../actors/rules.ts';
 import { prepareSend, submitSend } from '../actors/send.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
-import { startService } from '../service/start.ts';
+import { startService } from '../roles/start.ts';
 import { findInboxInScope } from '../storage/inboxes.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 

@@ -74,16 +74,6 @@ const NOT_RUN: { why: string; match: (b: Block) => boolean; check: (b: Block) =>
       assert.match(drill, /## Checking a deployment/);
     },
   },
-  {
-    why: 'the layout is a directory listing, not a command; checked: every folder it names exists',
-    match: (b) => b.lang === '' && /^bin\/\s/.test(b.code),
-    check: async (b) => {
-      for (const line of b.code.split('\n').filter(Boolean)) {
-        const dir = line.split(/\s+/)[0]!;
-        assert.ok((await fs.stat(path.join(ROOT, dir))).isDirectory(), `the layout names ${dir}`);
-      }
-    },
-  },
 ];
 
 function commands(code: string): string[] {

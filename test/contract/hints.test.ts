@@ -12,7 +12,7 @@ import { checkIntent } from '../../machines/policy/intent-gate.ts';
 import { PENDING_TOOLS, TOOLS } from '../../packages/mcp/src/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const SERVER_FOLDERS = ['machines', 'actors', 'http', 'storage', 'mail', 'service', 'bin'];
+const SERVER_FOLDERS = ['machines', 'actors', 'http', 'storage', 'mail', 'service', 'roles', 'bin'];
 
 /** Every MCP tool name the contract uses, built or not. */
 const CONTRACT_TOOLS = [

@@ -3,7 +3,7 @@
 // file's database is a copy of it, which takes a fraction of a second where applying every
 // migration and the job queue's schema takes seconds.
 import pg from 'pg';
-import { ensureQueues } from '../../service/workers.ts';
+import { ensureQueues } from '../../roles/workers.ts';
 import { createLogger } from '../../service/logger.ts';
 import { startQueue } from '../../service/queue.ts';
 import { createPool, endPool } from '../../storage/db.ts';

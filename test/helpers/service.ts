@@ -8,7 +8,7 @@ import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createOrgWithOwner } from '../../actors/tenancy.ts';
 import { loadConfig, type Config } from '../../service/config.ts';
 import type { Logger } from '../../service/logger.ts';
-import { startService, type Role, type RunningService } from '../../service/start.ts';
+import { startService, type Role, type RunningService } from '../../roles/start.ts';
 import { randomToken } from '../../storage/ids.ts';
 import { createTestDatabase } from './db.ts';
 import { client, type Client } from './http.ts';

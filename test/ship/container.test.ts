@@ -133,7 +133,7 @@ test('.dockerignore keeps local state, secrets, tarballs, tests, benchmarks and 
   ]) {
     assert.equal(ignoreRules.ignores(p), true, `${p} is left out`);
   }
-  for (const p of ['.env.example', 'package.json', 'package-lock.json', 'bin/agent-inbox.mjs', 'service/start.ts', 'packages/sdk/src/index.ts', 'console/index.html', 'http/openapi/openapi.yaml']) {
+  for (const p of ['.env.example', 'package.json', 'package-lock.json', 'bin/agent-inbox.mjs', 'roles/start.ts', 'packages/sdk/src/index.ts', 'console/index.html', 'http/openapi/openapi.yaml']) {
     assert.equal(ignoreRules.ignores(p), false, `${p} is sent`);
   }
 });

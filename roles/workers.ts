@@ -3,9 +3,9 @@ import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
 import type { Pool } from '../storage/db.ts';
-import type { Listener } from './listener.ts';
-import { observeJob } from './metrics.ts';
-import { JOB_WAKE_CHANNEL, type Queue } from './queue.ts';
+import type { Listener } from '../service/listener.ts';
+import { observeJob } from '../service/metrics.ts';
+import { JOB_WAKE_CHANNEL, type Queue } from '../service/queue.ts';
 
 // Any constant shared by every process of this service, apart from the migrations' own.
 const QUEUE_LOCK_KEY = 7_146_002;

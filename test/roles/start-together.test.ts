@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { WORKERS } from '../../actors/workers/registry.ts';
-import { startService, type Role, type RunningService } from '../../service/start.ts';
+import { startService, type Role, type RunningService } from '../../roles/start.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { testConfig } from '../helpers/service.ts';
 

@@ -20,12 +20,12 @@ import { closeRelaySessions, logOutboundRoute } from '../mail/outbound/relay.ts'
 import { createPool, endPool, isDatabaseUnavailable } from '../storage/db.ts';
 import { openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
-import { StartupError, type Config } from './config.ts';
-import { createIdentityProvider } from './identity.ts';
-import { createListener } from './listener.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { startMetricsServer } from './metrics-server.ts';
-import { startQueue } from './queue.ts';
+import { StartupError, type Config } from '../service/config.ts';
+import { createIdentityProvider } from '../service/identity.ts';
+import { createListener } from '../service/listener.ts';
+import { createLogger, type Logger } from '../service/logger.ts';
+import { startMetricsServer } from '../service/metrics-server.ts';
+import { startQueue } from '../service/queue.ts';
 import { ensureQueues, startWorkers } from './workers.ts';
 
 export const ROLES = ['api', 'smtp', 'worker'] as const;

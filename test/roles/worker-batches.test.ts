@@ -7,7 +7,7 @@ import { loadConfig } from '../../service/config.ts';
 import { createListener } from '../../service/listener.ts';
 import { createLogger } from '../../service/logger.ts';
 import { startQueue } from '../../service/queue.ts';
-import { ensureQueues, startWorkers } from '../../service/workers.ts';
+import { ensureQueues, startWorkers } from '../../roles/workers.ts';
 import { createPool, endPool, withTransaction } from '../../storage/db.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { waitFor } from '../helpers/wait.ts';
