@@ -5,7 +5,7 @@
 // lost the connection before our 250) is answered 250 with that copy, not stored again.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../../service/config.ts';
 import type { Pool } from '../../storage/db.ts';
 import { libraryLogger, type Logger } from '../../service/logger.ts';
@@ -18,6 +18,7 @@ import { looksLikeReturnPath, returnPathKeyOf, verifyReturnPath } from '../outbo
 import { mayBeReport } from '../reports.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
+import { PromptGreetingServer } from './prompt-greeting.ts';
 import type { ReplyHandler } from './reply-address.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
@@ -62,6 +63,7 @@ export async function startInboundSmtp(
 
   const hostedRecipient = hostedRecipients(s.db);
   const verify = s.config.inboundAuth ? inboundVerifier(s.config) : null;
+  const earlyTalkerDelay = s.config.smtpEarlyTalkerDelayMs;
   const options: SMTPServerOptions = {
     name: s.config.inboxDomain,
     banner: 'agent-inbox',
@@ -82,7 +84,9 @@ export async function startInboundSmtp(
 
     onConnect(_session, callback) {
       observeSmtpSession();
-      callback();
+      // Until the greeting, a command is refused with 421 (an early talker); see ./prompt-greeting.ts.
+      if (earlyTalkerDelay > 0) setTimeout(callback, earlyTalkerDelay);
+      else callback();
     },
 
     onRcptTo(address, session, callback) {
@@ -189,7 +193,7 @@ export async function startInboundSmtp(
     },
   };
 
-  const server = new SMTPServer(options);
+  const server = new PromptGreetingServer(options);
   server.on('error', (err) => log.warn({ err: err.message }, 'smtp server error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
