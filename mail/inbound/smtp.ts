@@ -19,6 +19,7 @@ import { mayBeReport } from '../reports.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
 import { PromptGreetingServer } from './prompt-greeting.ts';
+import { isHangUp, smtpServerLogger } from './smtp-log.ts';
 import type { ReplyHandler } from './reply-address.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
@@ -78,7 +79,7 @@ export async function startInboundSmtp(
     // Replies carry RFC 3463 codes (550 5.1.1, 552 5.3.4, 451 4.3.0) that senders act on.
     hideENHANCEDSTATUSCODES: false,
     // Its lines carry their own component (smtp-server) and the client's hostname.
-    logger: libraryLogger(s.log, 'client'),
+    logger: smtpServerLogger(libraryLogger(s.log, 'client')),
     // Stopping waits this long for transactions in flight, then closes with 421.
     closeTimeout: 5_000,
 
@@ -172,7 +173,7 @@ export async function startInboundSmtp(
           })
           .then(
             (stored) => {
-              log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
+              log.info({ cid: session.id, client: session.remoteAddress, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
               observeSmtpMessage('accepted');
               callback(null, stored.length > 0 ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : replies.length > 0 ? 'OK: reply taken' : 'OK: report recorded');
             },
@@ -194,7 +195,8 @@ export async function startInboundSmtp(
   };
 
   const server = new PromptGreetingServer(options);
-  server.on('error', (err) => log.warn({ err: err.message }, 'smtp server error'));
+  // A client hanging up mid-transaction is reported here too, and was logged as such (./smtp-log.ts).
+  server.on('error', (err) => isHangUp(err) || log.warn({ err: err.message }, 'smtp server error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(s.config.smtpPort, s.config.smtpHost, () => {
