@@ -274,7 +274,8 @@ async function startMaildev(): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [bin, '--smtp', String(port), '--ip', '127.0.0.1', '--web', String(web), '--web-ip', '127.0.0.1', '--silent'], {
     stdio: 'ignore',
   });
-  const deadline = Date.now() + 20_000;
+  // Generous: on a busy machine its start alone can take tens of seconds.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
