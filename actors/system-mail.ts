@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { signOutbound } from './signing-keys.ts';
 import { composeSystemMessage } from '../mail/outbound/compose.ts';
 import { RelayError, parseSmtpUrl, sendViaRelay } from '../mail/outbound/relay.ts';
-import { ingestMessageIn } from '../mail/inbound/ingest.ts';
+import { ingestMessageIn } from './ingest.ts';
 import type { Config } from '../service/config.ts';
 import { observeNotification } from '../service/metrics.ts';
 import type { Queue } from '../service/queue.ts';

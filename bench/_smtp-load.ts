@@ -1,5 +1,7 @@
 // SMTP load, run as its own process so the sender does not share the server's event loop:
-// `concurrency` connections, each sending its share of `count` messages one after another.
+// `concurrency` connections, each sending its share of `count` messages one after another; with
+// `reuse: false` each message has a connection of its own (connect, greeting, EHLO, one
+// transaction, QUIT), as many MTAs deliver.
 // A lean client (PIPELINING: MAIL, RCPT and DATA in one write, then the body) keeps the
 // sender's CPU small, since it shares this 2-core machine with the server it measures.
 // Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU).
@@ -7,7 +9,7 @@ import net from 'node:net';
 import { smtpReplies } from '../test/helpers/smtp-replies.ts';
 import { bodyOf } from './_mail-bodies.ts';
 
-type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string };
+type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string; reuse: boolean };
 
 /** One SMTP connection; `send` resolves with the reply to the end of DATA. */
 async function connect(port: number) {
@@ -35,6 +37,7 @@ async function connect(port: number) {
       socket.write(Buffer.concat([dotStuff(raw), Buffer.from(raw.subarray(-2).toString() === '\r\n' ? '.\r\n' : '\r\n.\r\n')]));
       await done;
     },
+    destroy: () => socket.destroy(),
     close: async () => {
       const bye = expect('221').catch(() => {});
       socket.write('QUIT\r\n');
@@ -58,21 +61,25 @@ async function main(args: Args): Promise<void> {
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: args.concurrency }, async () => {
-      let conn = await connect(args.port);
+      let conn: Awaited<ReturnType<typeof connect>> | null = null;
       for (;;) {
         const n = next++;
         if (n >= args.count) break;
         const to = args.to[n % args.to.length]!;
         try {
+          conn ??= await connect(args.port);
           await conn.send('load@sender.example', to, template(n, to));
           sent++;
+          if (!args.reuse) await conn.close();
         } catch (err) {
           failed++;
           firstError ??= (err as Error).message;
-          conn = await connect(args.port);
+          conn?.destroy();
+          conn = null;
         }
+        if (!args.reuse) conn = null;
       }
-      await conn.close();
+      await conn?.close();
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

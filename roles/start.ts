@@ -2,6 +2,7 @@
 // on one PostgreSQL (DATABASE_URL, or an embedded one in DATA_DIR).
 import { noticeInboundRefused } from '../actors/quota-notices.ts';
 import { takeReport } from '../actors/delivery-reports.ts';
+import { batchingIngest } from '../actors/ingest-batcher.ts';
 import { replyHandler } from '../actors/notification-replies.ts';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
@@ -159,7 +160,8 @@ export async function startService(
     let smtpPort: number | null = null;
     if (roles.has('smtp')) {
       const smtp = await startInboundSmtp({
-        db, queue, config, log,
+        db, config, log,
+        ingest: batchingIngest({ db, queue, plans: config.plans }),
         onQuotaRefusal: (err) => noticeInboundRefused({ db, queue, config, log }, err, new Date()),
         // Replies to review notices decide (or chat) instead of landing in an inbox.
         replies: replyHandler({ db, queue, config, log: log.child({ component: 'replies' }) }),

@@ -36,6 +36,8 @@ export type Config = {
   plans: Plans;
   smtpTlsKey: string | null;
   smtpTlsCert: string | null;
+  /** Milliseconds inbound SMTP holds its greeting back, refusing a client that talks first; 0: greets at once. */
+  smtpEarlyTalkerDelayMs: number;
   /** AES-256-GCM key for secrets kept recoverable (webhook signing secrets); null: DATA_DIR/encryption.key. */
   encryptionKey: Buffer | null;
   /** Seconds before each webhook retry; the delivery gives up after the last. */
@@ -125,6 +127,14 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a whole number above 0, got "${raw}"`);
+  return n;
+}
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new ConfigError(`${name} must be a whole number of milliseconds from 0 to 60000, got "${raw}"`);
   return n;
 }
 
@@ -310,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
     plans: plansFile(env),
     smtpTlsKey,
     smtpTlsCert,
+    smtpEarlyTalkerDelayMs: milliseconds(env, 'SMTP_EARLY_TALKER_DELAY_MS', 0),
     encryptionKey: key32(env, 'ENCRYPTION_KEY'),
     webhookRetrySchedule: secondsList(env, 'WEBHOOK_RETRY_SCHEDULE', [10, 60, 300, 1800, 7200, 21600, 43200]),
     webhookTimeoutSeconds: webhookTimeout(env),

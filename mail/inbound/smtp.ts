@@ -1,27 +1,43 @@
-// The inbound SMTP server: protocol by smtp-server, policy in ./policies, storage by ingest.
+// The inbound SMTP server: protocol by smtp-server, policy in ./policies, storage by the ingest
+// the SMTP role gives it (actors/ingest-batcher.ts).
 // A 250 after DATA means the message is committed; any failure before that is a 4xx, so the
 // sending server keeps the message and retries. A retry of a mail already stored (the sender
 // lost the connection before our 250) is answered 250 with that copy, not stored again.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../../service/config.ts';
+import type { Pool } from '../../storage/db.ts';
 import { libraryLogger, type Logger } from '../../service/logger.ts';
 import { observeSmtpMessage, observeSmtpRecipient, observeSmtpSession } from '../../service/metrics.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { parseMessage, unparsedMail, type ParsedMail } from '../parse.ts';
 import { inboundVerifier, type Authentication } from './authentication.ts';
-import { batchingIngest } from './batcher.ts';
-import { InboundQuotaError, type IngestServices } from './ingest.ts';
+import { InboundQuotaError } from './policies/over-quota.ts';
 import { looksLikeReturnPath, returnPathKeyOf, verifyReturnPath } from '../outbound/return-path.ts';
 import { mayBeReport } from '../reports.ts';
 import { failsOnContent, refusedForGood } from './policies/content-error.ts';
 import { hostedRecipients } from './policies/hosted-recipient.ts';
+import { PromptGreetingServer } from './prompt-greeting.ts';
+import { isHangUp, smtpServerLogger } from './smtp-log.ts';
 import type { ReplyHandler } from './reply-address.ts';
 import { MAX_MESSAGE_BYTES, boundedCollector } from './policies/message-size.ts';
 import { smtpError, tryAgainLater } from './policies/smtp-error.ts';
 
 export type InboundSmtp = { address: AddressInfo; close(): Promise<void> };
+
+/**
+ * Stores a received message in each recipient inbox and resolves once it is committed (the SMTP
+ * role gives actors/ingest-batcher.ts); rejects with InboundQuotaError past the receiving org's plan.
+ */
+export type InboundIngest = (m: {
+  raw: Buffer;
+  parsed: ParsedMail;
+  recipients: InboxRow[];
+  envelope_from: string | null;
+  recognise_retries: true;
+  authentication: Authentication | null;
+}) => Promise<{ id: string }[]>;
 
 /**
  * Records a bounce or complaint against the send it reports (actors/delivery-reports.ts, given by
@@ -37,7 +53,7 @@ const returnPaths = new WeakMap<object, string>();
 const replyTo = new WeakMap<object, string[]>();
 
 export async function startInboundSmtp(
-  s: IngestServices & { config: Config; log: Logger; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler; reports?: ReportHandler },
+  s: { db: Pool; config: Config; log: Logger; ingest: InboundIngest; onQuotaRefusal?: (err: InboundQuotaError) => Promise<unknown>; replies?: ReplyHandler; reports?: ReportHandler },
   opts: { maxMessageBytes?: number } = {},
 ): Promise<InboundSmtp> {
   const log = s.log.child({ component: 'smtp' });
@@ -48,7 +64,7 @@ export async function startInboundSmtp(
 
   const hostedRecipient = hostedRecipients(s.db);
   const verify = s.config.inboundAuth ? inboundVerifier(s.config) : null;
-  const ingest = batchingIngest({ db: s.db, queue: s.queue, plans: s.config.plans });
+  const earlyTalkerDelay = s.config.smtpEarlyTalkerDelayMs;
   const options: SMTPServerOptions = {
     name: s.config.inboxDomain,
     banner: 'agent-inbox',
@@ -63,13 +79,15 @@ export async function startInboundSmtp(
     // Replies carry RFC 3463 codes (550 5.1.1, 552 5.3.4, 451 4.3.0) that senders act on.
     hideENHANCEDSTATUSCODES: false,
     // Its lines carry their own component (smtp-server) and the client's hostname.
-    logger: libraryLogger(s.log, 'client'),
+    logger: smtpServerLogger(libraryLogger(s.log, 'client')),
     // Stopping waits this long for transactions in flight, then closes with 421.
     closeTimeout: 5_000,
 
     onConnect(_session, callback) {
       observeSmtpSession();
-      callback();
+      // Until the greeting, a command is refused with 421 (an early talker); see ./prompt-greeting.ts.
+      if (earlyTalkerDelay > 0) setTimeout(callback, earlyTalkerDelay);
+      else callback();
     },
 
     onRcptTo(address, session, callback) {
@@ -133,7 +151,7 @@ export async function startInboundSmtp(
             repliesTaken = true;
             await s.replies!.take({ raw, parsed, to: replies, envelope_from: envelopeFrom, authentication });
           }
-          return recipients.length > 0 ? ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : [];
+          return recipients.length > 0 ? s.ingest({ raw, parsed, recipients, envelope_from: envelopeFrom, recognise_retries: true, authentication }) : [];
         };
         // Parsed here, while an earlier message may still be committing.
         Promise.all([parseMessage(raw), verdicts])
@@ -155,7 +173,7 @@ export async function startInboundSmtp(
           })
           .then(
             (stored) => {
-              log.info({ cid: session.id, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
+              log.info({ cid: session.id, client: session.remoteAddress, bytes: data.bytes(), messages: stored.map((m) => m.id) }, 'message stored');
               observeSmtpMessage('accepted');
               callback(null, stored.length > 0 ? `OK: stored as ${stored.map((m) => m.id).join(' ')}` : replies.length > 0 ? 'OK: reply taken' : 'OK: report recorded');
             },
@@ -176,8 +194,9 @@ export async function startInboundSmtp(
     },
   };
 
-  const server = new SMTPServer(options);
-  server.on('error', (err) => log.warn({ err: err.message }, 'smtp server error'));
+  const server = new PromptGreetingServer(options);
+  // A client hanging up mid-transaction is reported here too, and was logged as such (./smtp-log.ts).
+  server.on('error', (err) => isHangUp(err) || log.warn({ err: err.message }, 'smtp server error'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(s.config.smtpPort, s.config.smtpHost, () => {

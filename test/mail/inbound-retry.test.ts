@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { ingestMessages } from '../../mail/inbound/ingest.ts';
+import { ingestMessages } from '../../actors/ingest.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { sendRaw } from '../helpers/mail.ts';
 import { createTenant, startTestService } from '../helpers/service.ts';

@@ -1,23 +1,25 @@
 // Storing a received message: once per recipient inbox, raw and parsed together, placed in a
 // thread, with its `message.received` event, all in one transaction. The SMTP server calls it
-// after DATA; internal delivery (a send to an address hosted here) calls it the same way.
+// after DATA (the SMTP role gives it through ./ingest-batcher.ts); internal delivery (a send to an
+// address hosted here) calls it the same way.
 import crypto from 'node:crypto';
 import type pg from 'pg';
-import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '../../actors/events.ts';
-import type { Queue } from '../../service/queue.ts';
-import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
-import { earlierCopy, recordReceipts, type Receipt } from '../../storage/inbound-receipts.ts';
-import { countReceived, type Received } from '../../storage/usage.ts';
-import { UNLIMITED, planOf, type Plans } from '../../machines/policy/plans.ts';
-import type { InboxRow } from '../../storage/inboxes.ts';
-import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../../storage/messages.ts';
-import { newThreadId, threadKeyLocks } from '../../storage/threads.ts';
-import { screenMessage, type Screening } from '../../machines/policy/screening.ts';
-import { autoSubmitted } from '../../machines/policy/auto-submitted.ts';
-import type { Authentication } from './authentication.ts';
-import { extractHtml, extractText, htmlToText } from '../extract.ts';
-import { parseMessage, withoutNul, type Address, type ParsedMail } from '../parse.ts';
-import { normalizeMessageId, normalizeSubject, threadLookupKeys, usableThreadKey } from '../thread.ts';
+import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from './events.ts';
+import type { Queue } from '../service/queue.ts';
+import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
+import { earlierCopy, recordReceipts, type Receipt } from '../storage/inbound-receipts.ts';
+import { countReceived, type Received } from '../storage/usage.ts';
+import { UNLIMITED, planOf, type Plans } from '../machines/policy/plans.ts';
+import type { InboxRow } from '../storage/inboxes.ts';
+import { InboundQuotaError } from '../mail/inbound/policies/over-quota.ts';
+import { insertMessage, newAttachmentId, newMessageId, type Folder, type MessageEventDraft } from '../storage/messages.ts';
+import { newThreadId, threadKeyLocks } from '../storage/threads.ts';
+import { screenMessage, type Screening } from '../machines/policy/screening.ts';
+import { autoSubmitted } from '../machines/policy/auto-submitted.ts';
+import type { Authentication } from '../mail/inbound/authentication.ts';
+import { extractHtml, extractText, htmlToText } from '../mail/extract.ts';
+import { parseMessage, withoutNul, type Address, type ParsedMail } from '../mail/parse.ts';
+import { normalizeMessageId, normalizeSubject, threadLookupKeys, usableThreadKey } from '../mail/thread.ts';
 
 export type IngestServices = {
   db: Pool;
@@ -25,13 +27,6 @@ export type IngestServices = {
   /** Mail from other servers is refused (InboundQuotaError) past the receiving org's monthly quota or storage. */
   plans?: Plans;
 };
-
-/** Storing would take an org past its monthly message quota or its storage: nothing was stored. */
-export class InboundQuotaError extends Error {
-  constructor(readonly org_id: string, readonly inbox: InboxRow, readonly kind: 'monthly_message_quota' | 'storage') {
-    super(kind === 'storage' ? 'the mailbox storage of this account is full' : 'the monthly message quota of this account is used up');
-  }
-}
 
 export type IngestInput = {
   raw: Buffer;
@@ -73,7 +68,7 @@ export async function ingestMessage(s: IngestServices, input: IngestInput): Prom
 }
 
 /**
- * Several messages in one transaction (see ./batcher.ts): each stored as ingestMessage stores
+ * Several messages in one transaction (see ./ingest-batcher.ts): each stored as ingestMessage stores
  * it, all committed together or not at all.
  */
 export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): Promise<StoredMessage[][]> {
