@@ -9,12 +9,9 @@ export type CpuSplit = { serviceMs: number; postgresMs: number | null; queries: 
 
 // Every query of this process, the service's pool and pg-boss's alike, goes through Client#query.
 let queriesSent = 0;
-export let recording = false; export const hist = new Map<string, number>();
-export const setRecording = (r: boolean) => { recording = r; if (!r) { console.log([...hist].sort((a,b)=>b[1]-a[1]).slice(0,40).map(([k,n])=>`${n}\t${k}`).join('\n')); hist.clear(); } };
 const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   queriesSent++;
-  if (process.env.QHIST && recording) { const t = typeof args[0] === 'string' ? args[0] : (args[0] as any)?.text ?? String(args[0]); const k = t.replace(/\s+/g,' ').slice(0, 140); hist.set(k, (hist.get(k) ?? 0) + 1); }
   return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof clientQuery;
 
@@ -23,9 +20,7 @@ export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Pro
   const before = process.cpuUsage();
   const pgBefore = await postgresCpuMs(postmasterPidFile);
   const queriesBefore = queriesSent;
-  setRecording(true);
   const result = await fn();
-  setRecording(false);
   const queries = queriesSent - queriesBefore;
   const used = process.cpuUsage(before);
   const pgAfter = await postgresCpuMs(postmasterPidFile);
