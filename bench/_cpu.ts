@@ -1,23 +1,40 @@
 // CPU spent while a load runs, split by who spent it: this process (the service), the embedded
 // PostgreSQL's processes (Linux /proc; null elsewhere or for an external DATABASE_URL) and the
-// load generator, which reports its own.
+// load generator, which reports its own. Beside it, the queries this process sent meanwhile: each
+// is one round trip to PostgreSQL (a query text may hold several statements, sent together).
 import fs from 'node:fs/promises';
+import pg from 'pg';
 
-export type CpuSplit = { serviceMs: number; postgresMs: number | null };
+export type CpuSplit = { serviceMs: number; postgresMs: number | null; queries: number };
 
-/** Runs fn and returns its result with the CPU milliseconds this process and PostgreSQL used meanwhile. */
+// Every query of this process, the service's pool and pg-boss's alike, goes through Client#query.
+let queriesSent = 0;
+const clientQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queriesSent++;
+  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof clientQuery;
+
+/** Runs fn and returns its result with the CPU milliseconds this process and PostgreSQL used meanwhile, and the queries sent. */
 export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Promise<T>): Promise<T & CpuSplit> {
   const before = process.cpuUsage();
   const pgBefore = await postgresCpuMs(postmasterPidFile);
+  const queriesBefore = queriesSent;
   const result = await fn();
+  const queries = queriesSent - queriesBefore;
   const used = process.cpuUsage(before);
   const pgAfter = await postgresCpuMs(postmasterPidFile);
   return {
     ...result,
     serviceMs: (used.user + used.system) / 1000,
     postgresMs: pgBefore !== null && pgAfter !== null ? pgAfter - pgBefore : null,
+    queries,
   };
 }
+
+/** "9.4 queries (round trips) a send" */
+export const queriesPerUnit = (split: Pick<CpuSplit, 'queries'>, units: number, unit: string): string =>
+  `${(split.queries / units).toFixed(1)} queries (round trips) a ${unit}`;
 
 /** "load 0.20 ms, service 1.90 ms, PostgreSQL 2.70 ms" a unit of work: the parts that were measured. */
 export function cpuPerUnit(split: Partial<CpuSplit> & { loadMs?: number }, units: number, loadName = 'load'): string {

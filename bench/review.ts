@@ -1,4 +1,8 @@
-// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N]`
+// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N] [--large-sends N]`
+// 0. References, in the same run: the machine reference (_cpu.ts) and the commit reference
+//    (_commit-reference.ts: pgbench's TPC-B-like transaction at `agents` connections on the same
+//    database). Each rate below is printed beside it with its ratio; with it, CPU and queries
+//    (round trips) a send.
 // 1. Accepted sends a second: `agents` agents (16 by default), each with its own inbox and one
 //    request at a time, post sends with an intent (require_review) from a separate process;
 //    every 202 counts.
@@ -8,6 +12,8 @@
 //    open, cap out of the way): each 202 is a send released straight to delivery.
 // 4. Submit to relay for an auto-send: from the send request leaving until the relay has the whole
 //    message, one at a time.
+// 5. Memory: `large-sends` (8) concurrent sends of the largest body (25 MiB of attachments, 35 MB of
+//    JSON) to an API process of their own (`start --role api`): its peak RSS while they are handled.
 // Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
@@ -22,7 +28,11 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../roles/start.ts';
-import { cpuPerUnit, machineReference, withCpu } from './_cpu.ts';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { MAX_MESSAGE_BYTES } from '../actors/send.ts';
+import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
+import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -72,6 +82,50 @@ async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise
   }
 }
 
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/**
+ * Peak RSS of an API process of its own while `count` sends of the largest body run at once: five
+ * attachments of random bytes (nothing compresses) in base64, 25 MiB decoded, 35 MB of JSON.
+ */
+async function largeSendsPeak(o: { env: Record<string, string>; databaseUrl: string; agent: { key: string; inbox: string }; count: number }) {
+  const port = 18_099;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'bin', 'agent-inbox.ts'), 'start', '--role', 'api'], {
+    env: { ...process.env, ...o.env, PORT: String(port), DATABASE_URL: o.databaseUrl },
+    stdio: 'ignore',
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await until(async () => (await fetch(`${base}/readyz`).catch(() => null))?.ok === true);
+    const part = Math.floor((MAX_MESSAGE_BYTES - 1024) / 5);
+    const body = JSON.stringify({
+      to: ['someone@example.com'],
+      subject: 'Large',
+      text: 'See attached.',
+      intent: { summary: 'Send the quarterly archive' },
+      attachments: Array.from({ length: 5 }, (_, i) => ({ filename: `part${i}.bin`, content: crypto.randomBytes(part).toString('base64') })),
+    });
+    const send = async (json: string) => {
+      const res = await fetch(`${base}/v1/inboxes/${o.agent.inbox}/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${o.agent.key}` },
+        body: json,
+      });
+      const text = await res.text();
+      if (res.status !== 202) throw new Error(`large send: ${res.status} ${text.slice(0, 300)}`);
+    };
+    // Resting: the send path taken once by a small body.
+    await send(JSON.stringify({ to: ['someone@example.com'], text: 'hi', intent: { summary: 'A warm-up send' } }));
+    const restingMb = rssMb(child.pid!);
+    let peakMb = restingMb;
+    const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(child.pid!))), 10);
+    await Promise.all(Array.from({ length: o.count }, () => send(body))).finally(() => clearInterval(sampler));
+    return { restingMb, peakMb, bodyBytes: body.length };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
 export async function run(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -82,6 +136,7 @@ export async function run(argv: string[]): Promise<void> {
       'api-processes': { type: 'string', default: '1' },
       'auto-sends': { type: 'string', default: '4000' },
       'auto-latency': { type: 'string', default: '200' },
+      'large-sends': { type: 'string', default: '8' },
     },
   });
   const autoSends = Number(values['auto-sends']);
@@ -90,6 +145,7 @@ export async function run(argv: string[]): Promise<void> {
   const sends = Number(values.sends);
   const agentCount = Number(values.agents);
   const approvals = Number(values.approvals);
+  const largeSends = Number(values['large-sends']);
 
   const database = await benchDatabase();
   const relay = await startRelay();
@@ -149,13 +205,17 @@ export async function run(argv: string[]): Promise<void> {
       };
     };
     console.log(await machineReference(svc.services.db));
+    const reference = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeReference(reference));
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
     const result = await withCpu(database.pidFile, () => load(sends));
     console.log(
       `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
-        ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${result.rate.toFixed(0)} sends/s`,
+        ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${againstReference(result.rate, 'sends/s', reference)}`,
     );
-    console.log(`  CPU per send: ${cpuPerUnit(result, result.accepted + result.refused, 'load generator')}${apiProcesses > 1 ? ' (service: this process only)' : ''}`);
+    const only = apiProcesses > 1 ? ' (service: this process only)' : '';
+    console.log(`  CPU per send: ${cpuPerUnit(result, result.accepted + result.refused, 'load generator')}${only}`);
+    console.log(`  ${queriesPerUnit(result, result.accepted + result.refused, 'send')}${only}`);
     if (result.refused) console.log(`  refused: ${result.refused} (first: ${result.firstError})`);
 
     const { rows } = await svc.services.db.query<{ id: string }>(
@@ -174,6 +234,11 @@ export async function run(argv: string[]): Promise<void> {
       `approve to relay: ${latencies.length} approvals, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`,
     );
 
+    const drained = () =>
+      until(async () => {
+        const { rows: left } = await svc.services.db.query(`SELECT count(*)::int AS n FROM machine_instances WHERE kind = 'review' AND state = 'sending_auto'`);
+        return left[0].n === 0;
+      }, 600_000);
     // A category graduated by a human, its gates open and the daily cap out of the way.
     await call('PATCH', `${A}/review-settings`, { auto_send_cap_per_day: 100_000_000 }, consoleToken);
     const category = await call('POST', `${A}/categories`, {
@@ -182,17 +247,24 @@ export async function run(argv: string[]): Promise<void> {
     }, consoleToken);
     await call('POST', `${A}/categories/${category.id}/graduate`, {}, consoleToken);
     await load(Math.min(500, autoSends), category.id);
-    const auto = await withCpu(database.pidFile, () => load(autoSends, category.id));
+    await drained();
+    // Measured again next to the figure it divides: on a shared machine the reference moves too.
+    const autoReference = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeReference(autoReference));
+    // The relay is part of an auto-send: the clock stops when the last one has been delivered.
+    const auto = await withCpu(database.pidFile, async () => {
+      const loaded = await load(autoSends, category.id);
+      const loadEnded = performance.now();
+      await drained();
+      return { ...loaded, seconds: loaded.seconds + (performance.now() - loadEnded) / 1000 };
+    });
     console.log(
-      `auto-sends: ${auto.released} released of ${auto.accepted} accepted in ${auto.seconds.toFixed(2)} s by ${agentCount} agents: ${(auto.released / auto.seconds).toFixed(0)} auto-sends/s`,
+      `auto-sends, relay included: ${auto.released} released of ${auto.accepted} accepted and delivered in ${auto.seconds.toFixed(2)} s by ${agentCount} agents:` +
+        ` ${againstReference(auto.released / auto.seconds, 'auto-sends/s', autoReference)}`,
     );
-    console.log(`  CPU per auto-send (its delivery meanwhile included): ${cpuPerUnit(auto, auto.accepted + auto.refused, 'load generator')}`);
+    console.log(`  CPU per auto-send (its delivery included): ${cpuPerUnit(auto, auto.accepted + auto.refused, 'load generator')}${only}`);
+    console.log(`  ${queriesPerUnit(auto, auto.accepted + auto.refused, 'auto-send')}${only}`);
     if (auto.refused) console.log(`  refused: ${auto.refused} (first: ${auto.firstError})`);
-    // Let the deliveries of the load drain before timing single auto-sends.
-    await until(async () => {
-      const { rows: left } = await svc.services.db.query(`SELECT count(*)::int AS n FROM machine_instances WHERE kind = 'review' AND state = 'sending_auto'`);
-      return left[0].n === 0;
-    }, 600_000);
     const autoLatencies: number[] = [];
     const agent = agents[0]!;
     for (let i = 0; i < autoLatency; i++) {
@@ -208,6 +280,14 @@ export async function run(argv: string[]): Promise<void> {
     console.log(
       `auto-send submit to relay: ${autoLatencies.length} sends, p50 ${ms(percentile(autoLatencies, 50))}, p99 ${ms(percentile(autoLatencies, 99))}, max ${ms(autoLatencies.at(-1)!)}`,
     );
+
+    if (largeSends > 0) {
+      const peak = await largeSendsPeak({ env, databaseUrl, agent, count: largeSends });
+      console.log(
+        `large sends: ${largeSends} concurrent sends of ${(peak.bodyBytes / 1e6).toFixed(0)} MB to an API process of their own:` +
+          ` RSS resting ${peak.restingMb.toFixed(0)} MB, peak ${peak.peakMb.toFixed(0)} MB (target <= 400 MB)`,
+      );
+    }
   } finally {
     for (const child of children) child.kill();
     await svc.stop();

@@ -1,5 +1,8 @@
 // `npm run bench -- reviewer [--items N] [--decisions N] [--escalations N] [--sockets N]`
 // Reviewer agents, everything real on loopback (all roles in this process, one PostgreSQL):
+// 0. References, in the same run: the machine reference (_cpu.ts) and the commit reference
+//    (_commit-reference.ts: pgbench's TPC-B-like transaction at 16 connections, the decisions'
+//    concurrency, on the same database); decisions a second are printed with their ratio to it.
 // 1. Submit to reviewer delivery, per transport: an agent submits a draft (POST send, intent
 //    given) to an inbox linked to a reviewer agent; the time from the request leaving until the
 //    reviewer has the work item: a signed POST at an HTTP receiver (webhook), a `reviewer.work`
@@ -21,7 +24,12 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../roles/start.ts';
+import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
+import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
+
+/** Requests (and decision frames) in flight while decisions are timed. */
+const IN_FLIGHT = 16;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -106,6 +114,9 @@ export async function run(argv: string[]): Promise<void> {
   const receiver = http.createServer();
 
   try {
+    console.log(await machineReference(svc.services.db));
+    const reference = await commitReference(database.url, { clients: IN_FLIGHT });
+    console.log(describeReference(reference));
     const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
     const consoleToken = await svc.services.identity.mint!('bench@example.com');
     const A = `/v1/admin/orgs/${org.id}/projects/${project.id}`;
@@ -209,17 +220,22 @@ export async function run(argv: string[]): Promise<void> {
     const restIds = [...queued.webhook!, ...queued.sse!].slice(0, decisionCount);
     const keyOf = (id: string) => (queued.webhook!.includes(id) ? setups.webhook!.reviewer.key : setups.sse!.reviewer.key);
     let next = 0;
-    const restStarted = performance.now();
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < restIds.length) {
-          const id = restIds[next++]!;
-          await call('POST', `/v1/reviews/${id}/decision`, { action: 'approve', parent_revision: 1 }, keyOf(id));
-        }
-      }),
+    const rest = await withCpu(database.pidFile, async () => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (next < restIds.length) {
+            const id = restIds[next++]!;
+            await call('POST', `/v1/reviews/${id}/decision`, { action: 'approve', parent_revision: 1 }, keyOf(id));
+          }
+        }),
+      );
+      return { seconds: (performance.now() - started) / 1000 };
+    });
+    console.log(
+      `decisions over REST: ${restIds.length} approvals in ${rest.seconds.toFixed(2)} s (${IN_FLIGHT} in flight): ${againstReference(restIds.length / rest.seconds, 'decisions/s', reference)}`,
     );
-    const restSeconds = (performance.now() - restStarted) / 1000;
-    console.log(`decisions over REST: ${restIds.length} approvals in ${restSeconds.toFixed(2)} s, ${(restIds.length / restSeconds).toFixed(0)} decisions/s (16 in flight)`);
+    console.log(`  CPU per decision (deliveries meanwhile included; "service" is this process, its clients included): ${cpuPerUnit(rest, restIds.length)}; ${queriesPerUnit(rest, restIds.length, 'decision')}`);
 
     const wsIds = queued.websocket!.slice(0, decisionCount);
     const ws = setups.websocket!.ws!;
@@ -236,17 +252,20 @@ export async function run(argv: string[]): Promise<void> {
         ws.send(JSON.stringify({ type: 'decision', ref: r, review_id: id, action: 'approve', parent_revision: 1 }));
       });
     next = 0;
-    const wsStarted = performance.now();
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < wsIds.length) await decideOverWs(wsIds[next++]!);
-      }),
-    );
-    const wsSeconds = (performance.now() - wsStarted) / 1000;
+    const overWs = await withCpu(database.pidFile, async () => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (next < wsIds.length) await decideOverWs(wsIds[next++]!);
+        }),
+      );
+      return { seconds: (performance.now() - started) / 1000 };
+    });
     console.log(
-      `decisions over the WebSocket: ${wsIds.length} approvals in ${wsSeconds.toFixed(2)} s, ${(wsIds.length / wsSeconds).toFixed(0)} decisions/s (16 in flight)` +
-        (failed ? `, ${failed} refused` : ''),
+      `decisions over the WebSocket: ${wsIds.length} approvals in ${overWs.seconds.toFixed(2)} s (${IN_FLIGHT} in flight)${failed ? `, ${failed} refused` : ''}:` +
+        ` ${againstReference(wsIds.length / overWs.seconds, 'decisions/s', reference)}`,
     );
+    console.log(`  CPU per decision (deliveries meanwhile included; "service" is this process, its clients included): ${cpuPerUnit(overWs, wsIds.length)}; ${queriesPerUnit(overWs, wsIds.length, 'decision')}`);
 
     // ---- 3. Escalation lag.
     {

@@ -79,25 +79,32 @@ export type SenderHealthCounts = { sends: number; bounces: number; complaints: n
  * human last cleared its health, and how many of them hard-bounced or were complained about.
  */
 export async function senderHealthCounts(db: Executor, orgId: string, inboxId: string, window: number): Promise<SenderHealthCounts> {
-  const { rows } = await db.query<SenderHealthCounts>(
-    `WITH cleared AS (SELECT sender_health_cleared_at AS at FROM inboxes WHERE org_id = $1 AND id = $2),
+  const { rows } = await db.query<{ counts: Omit<SenderHealthCounts, 'cleared_at'> }>(
+    `SELECT ${senderHealthSql('$1', '$2', '$3')} AS counts, (SELECT sender_health_cleared_at FROM inboxes WHERE org_id = $1 AND id = $2) AS cleared_at`,
+    [orgId, inboxId, window],
+  );
+  const { counts, ...rest } = rows[0]! as { counts: Omit<SenderHealthCounts, 'cleared_at'>; cleared_at: Date | null };
+  return { ...counts, ...rest };
+}
+
+/**
+ * senderHealthCounts' counts as one SQL expression (a json object of sends, bounces and
+ * complaints) over an inbox given as SQL expressions, so another query can read them in its round trip.
+ */
+export function senderHealthSql(org: string, inbox: string, window: string): string {
+  return `(WITH cleared AS (SELECT sender_health_cleared_at AS at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}),
           recent AS (
             SELECT d.review_id, d.recipient FROM delivery_reports d, cleared
-             WHERE d.org_id = $1 AND d.inbox_id = $2 AND d.kind = 'delivered' AND d.created_at > coalesce(cleared.at, '-infinity')
-             ORDER BY d.created_at DESC LIMIT $3),
+             WHERE d.org_id = ${org} AND d.inbox_id = ${inbox} AND d.kind = 'delivered' AND d.created_at > coalesce(cleared.at, '-infinity')
+             ORDER BY d.created_at DESC LIMIT ${window}),
           outcome AS (
             SELECT r.review_id, r.recipient,
                    bool_or(b.kind = 'bounced' AND b.type = 'hard') AS bounced, bool_or(b.kind = 'complained') AS complained
               FROM recent r LEFT JOIN delivery_reports b
-                ON b.org_id = $1 AND b.review_id = r.review_id AND b.recipient = r.recipient AND b.kind IN ('bounced', 'complained')
+                ON b.org_id = ${org} AND b.review_id = r.review_id AND b.recipient = r.recipient AND b.kind IN ('bounced', 'complained')
              GROUP BY r.review_id, r.recipient)
-     SELECT (SELECT count(*) FROM outcome)::int AS sends,
-            (SELECT count(*) FROM outcome WHERE bounced)::int AS bounces,
-            (SELECT count(*) FROM outcome WHERE complained)::int AS complaints,
-            (SELECT at FROM cleared) AS cleared_at`,
-    [orgId, inboxId, window],
-  );
-  return rows[0]!;
+     SELECT json_build_object('sends', count(*)::int, 'bounces', (count(*) FILTER (WHERE bounced))::int,
+                              'complaints', (count(*) FILTER (WHERE complained))::int) FROM outcome)`;
 }
 
 /** The id of a project's inbox named by id or address. */

@@ -4,6 +4,8 @@ import { lockKey, type Executor } from './db.ts';
 import { inboxFromJson, inboxInScopeQuery, type InboxRow, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 import { coveringLinkSql, type RouteLink } from './review-links.ts';
+import { senderHealthSql } from './delivery-reports.ts';
+import { SENDER_HEALTH_WINDOW, type SenderHealthCounts } from '../machines/policy/sender-health.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
 
@@ -105,6 +107,8 @@ export type SendCheckData = {
   suppressed: string[];
   /** Recipients of the inbox's reviews of the last 24 hours that were not cancelled. */
   used_24h: number;
+  /** The inbox's sender health counts, when read ahead with the inbox (else the send transaction reads them). */
+  sender_health?: SenderHealthCounts;
 };
 
 /** The select list of SendCheckData for an inbox given as SQL expressions, recipients as a text[] parameter. */
@@ -143,17 +147,18 @@ export async function findInboxWithSendChecks(
   agentId: string,
 ): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null } | null> {
   const q = inboxInScopeQuery(scope, idOrAddress);
-  const { rows } = await db.query<InboxWithPolicy & SendCheckData & { allowances: SendAllowances; covering_link: RouteLink | null }>({
+  const { rows } = await db.query<InboxWithPolicy & Required<SendCheckData> & { allowances: SendAllowances; covering_link: RouteLink | null }>({
     name: `reviews-inbox-with-send-checks-${q.name}`,
     text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')},
                                       ${sendAllowancesSql('i.org_id', '$7')} AS allowances,
-                                      ${coveringLinkSql('i.org_id', 'i.project_id', 'i.id')} AS covering_link FROM i`,
+                                      ${coveringLinkSql('i.org_id', 'i.project_id', 'i.id')} AS covering_link,
+                                      ${senderHealthSql('i.org_id', 'i.id', String(SENDER_HEALTH_WINDOW))} AS sender_health FROM i`,
     values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId],
   });
   const row = rows[0];
   if (!row) return null;
-  const { contacts, suppressed, used_24h, allowances, covering_link, ...inbox } = row;
-  return { inbox, checks: { contacts, suppressed, used_24h }, allowances, covering_link };
+  const { contacts, suppressed, used_24h, sender_health, allowances, covering_link, ...inbox } = row;
+  return { inbox, checks: { contacts, suppressed, used_24h, sender_health }, allowances, covering_link };
 }
 
 /**
@@ -267,15 +272,24 @@ export type ReviewAttachment = {
   content: Buffer;
 };
 
+/**
+ * One row a file, in one statement. Each content travels as a parameter of its own, which pg sends
+ * as binary bytes; a bytea[] parameter would be sent as text, every byte spelled as two hex digits
+ * in a string and again in the wire buffer, four times the attachment.
+ */
 export async function insertReviewAttachments(tx: Executor, orgId: string, reviewId: string, files: ReviewAttachment[]): Promise<void> {
   if (files.length === 0) return;
+  const values: unknown[] = [orgId, reviewId];
+  const rows = files.map((f, i) => {
+    const at = values.length;
+    values.push(i, f.filename, f.content_type, f.content_id, f.inline, f.size, f.content);
+    const p = (n: number) => `$${at + n}`;
+    return `($1, $2, ${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::bool, ${p(6)}::int, ${p(7)}::bytea)`;
+  });
   await tx.query(
     `INSERT INTO review_attachments (org_id, review_id, position, filename, content_type, content_id, inline, size, content)
-     SELECT $1, $2, a.position, a.filename, a.content_type, a.content_id, a.inline, a.size, a.content
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::int[], $9::bytea[])
-         AS a(position, filename, content_type, content_id, inline, size, content)`,
-    [orgId, reviewId, files.map((_, i) => i), files.map((f) => f.filename), files.map((f) => f.content_type),
-      files.map((f) => f.content_id), files.map((f) => f.inline), files.map((f) => f.size), files.map((f) => f.content)],
+     VALUES ${rows.join(', ')}`,
+    values,
   );
 }
 
