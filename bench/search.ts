@@ -8,7 +8,9 @@
 // indexes built once at the end), so a million messages load in minutes; its vectors and pairs
 // are computed by the same SQL functions as a stored message's. `--explain` prints one
 // EXPLAIN ANALYZE per kind. The database is a fresh embedded PostgreSQL or a database on
-// DATABASE_URL. Figures are printed, never asserted.
+// DATABASE_URL; with `--keep` on DATABASE_URL the corpus stays there, and a later run with
+// `--keep` and the same `--corpus` measures it again without loading it. Figures are printed,
+// never asserted.
 import { parseArgs } from 'node:util';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { createInbox } from '../actors/inboxes.ts';
@@ -36,6 +38,7 @@ export async function run(argv: string[]): Promise<void> {
       corpus: { type: 'string', default: '100000' },
       'per-kind': { type: 'string', default: '100' },
       explain: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
     },
   });
   const database = await benchDatabase();
@@ -43,12 +46,17 @@ export async function run(argv: string[]): Promise<void> {
   const service = await startService(config, { roles: ['api'], databaseUrl: database.url, log: createLogger('error') });
   const db = service.services.db;
   try {
-    const tenant = await setUp(db, config.inboxDomain);
+    const count = Number(values.corpus);
     const { rows: v } = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     console.log(`agent-inbox search bench: ${new Date().toISOString()}, node ${process.version}, PostgreSQL ${v[0]!.v}`);
-    const seeded = await seedCorpus(db, tenant.inbox, Number(values.corpus));
-    console.log(`corpus: ${seeded.count.toLocaleString('en')} messages in one inbox, loaded in ${seeded.seconds.toFixed(0)} s (indexes built in ${seeded.indexSeconds.toFixed(0)} s of it)`);
-    const kinds = await queryKinds(db, tenant.inbox, seeded.vocabulary);
+    const kept = values.keep ? await keptCorpus(db, count) : null;
+    const tenant = kept ?? (await setUp(db, config.inboxDomain, values.keep ? `search-bench-${count}` : undefined));
+    if (kept) console.log(`corpus: ${count.toLocaleString('en')} messages in one inbox, kept from an earlier run`);
+    else {
+      const seeded = await seedCorpus(db, tenant.inbox, count);
+      console.log(`corpus: ${count.toLocaleString('en')} messages in one inbox, loaded in ${seeded.seconds.toFixed(0)} s (indexes built in ${seeded.indexSeconds.toFixed(0)} s of it)`);
+    }
+    const kinds = await queryKinds(db, tenant.inbox, corpusWords().words);
     if (values.explain) await explain(db, tenant.inbox, kinds);
     const r = await measure(service.httpUrl!, db, tenant, kinds, Number(values['per-kind']));
     const f = (n: number) => n.toFixed(1).padStart(6);
@@ -67,12 +75,32 @@ export async function run(argv: string[]): Promise<void> {
   }
 }
 
-async function setUp(db: Pool, domain: string) {
+async function setUp(db: Pool, domain: string, username?: string) {
   const { org, project } = await createOrgWithOwner(db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
   const agent = await createAgent(db, { org_id: org.id, project_id: project.id, handle: 'bench' });
   const { raw } = await issueAgentKey(db, { org_id: org.id, project_id: project.id, agent_id: agent.id, ceiling: 'project', issuer: ORG_OWNER, now: new Date() });
-  const inbox = await createInbox(db, domain, { org_id: org.id, project_id: project.id, agent_id: agent.id, created_by: 'console' }, new Date());
+  const inbox = await createInbox(db, domain, { org_id: org.id, project_id: project.id, agent_id: agent.id, created_by: 'console', username }, new Date());
   return { key: raw, inbox: inbox as Inbox };
+}
+
+/** The inbox a `--keep` run of this size left, with a new key for its agent. */
+async function keptCorpus(db: Pool, count: number) {
+  const { rows } = await db.query<Inbox & { agent_id: string }>(
+    `SELECT i.org_id, i.project_id, i.id, i.address, i.agent_id FROM inboxes i
+      WHERE i.address LIKE $1 AND (SELECT count(*) FROM messages m WHERE m.org_id = i.org_id AND m.inbox_id = i.id) = $2 LIMIT 1`,
+    [`search-bench-${count}@%`, count],
+  );
+  const inbox = rows[0];
+  if (!inbox) return null;
+  const { raw } = await issueAgentKey(db, { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: inbox.agent_id, ceiling: 'project', issuer: ORG_OWNER, now: new Date() });
+  return { key: raw, inbox };
+}
+
+/** The corpus's vocabulary, most frequent first, and the makings of its text. */
+function corpusWords() {
+  const rand = prng(42);
+  const words = vocabulary(5000, rand);
+  return { rand, words, rank: zipf(words.length, rand) };
 }
 
 // ---- the corpus
@@ -82,9 +110,7 @@ async function setUp(db: Pool, domain: string) {
  * sentences made here, 60% from one mailing list and the rest from 300 senders, one second apart.
  */
 export async function seedCorpus(db: Pool, inbox: Inbox, count: number) {
-  const rand = prng(42);
-  const words = vocabulary(5000, rand);
-  const rank = zipf(words.length, rand);
+  const { rand, words, rank } = corpusWords();
   const sentence = (length: number) => Array.from({ length }, () => words[rank()]).join(' ');
   const pool = Array.from({ length: 100_000 }, () => sentence(10));
   const subjects = Array.from({ length: 50_000 }, () => sentence(3 + Math.floor(rand() * 5)));
@@ -163,7 +189,7 @@ export async function seedCorpus(db: Pool, inbox: Inbox, count: number) {
   await db.query('DROP TABLE bench_pool, bench_subjects');
   await db.query('DROP AGGREGATE bench_tsvector_agg(tsvector)');
   await db.query('VACUUM ANALYZE messages, message_search');
-  return { count, seconds: (performance.now() - started) / 1000, indexSeconds, vocabulary: words, senders };
+  return { count, seconds: (performance.now() - started) / 1000, indexSeconds };
 }
 
 // ---- the queries
