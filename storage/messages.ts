@@ -440,16 +440,6 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
   return { words: q.replaceAll('"', ' '), phrases: [...q.matchAll(/"([^"]*)"/g)].map((m) => m[1]!), rest: rest === '' ? null : rest };
 }
 
-// A search is tried first over its inbox's newest messages, in windows growing fourfold, and over
-// the whole inbox only when the newest window holding enough matches is not found sooner. Its
-// answer is the same either way: a window with as many matches as the search takes (the ranked
-// window, or the page with the ones before it) holds the newest ones. So a word or filter found
-// in many messages reads a few thousand rows, and a rare one the index's few matches: the planner
-// can no longer walk the whole inbox for want of matches, nor read every match of a common word
-// (and its message, for a filter on it) to keep the newest. Windows are spans of `seq`, which all
-// inboxes share: in a busy service a window holds fewer of the inbox's messages, never more.
-const SEARCH_WINDOWS = [2_000, 8_000, 32_000, 128_000, 512_000];
-
 /**
  * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
  * newest SEARCH_RANKED_WINDOW matches, ranked; without `q`, the filtered messages newest first.
@@ -459,46 +449,30 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
   const phrase = phraseParts(s.q);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
     wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated];
-  // Only messages after $19 (a seq) when it is not null: the window.
-  const window = `($19::bigint IS NULL OR s.seq > $19)`;
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
   // Without q, the newest messages that pass the filters, walked through message_search's key.
-  // `taken` is how many rows the window gave of those the search takes: all of them when it is full.
-  const [hits, enough] = s.q !== null
-    ? [`WITH c AS MATERIALIZED (
-          SELECT s.message_id AS id, s.seq, s.search FROM ${FROM_SEARCH}
-           WHERE ${TEXT_FILTERS} AND ${MESSAGE_FILTERS} AND ${window}
-             AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
-                 THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
-                 ELSE s.search @@ websearch_to_tsquery('english', $3) END
-           ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW})
-       SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank, (SELECT count(*) FROM c)::int AS taken
-         FROM c
+  const [hits, used] = s.q !== null
+    ? [`SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
+         FROM (SELECT s.message_id AS id, s.seq, s.search FROM ${FROM_SEARCH}
+                WHERE ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
+                  AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
+                      THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
+                      ELSE s.search @@ websearch_to_tsquery('english', $3) END
+                ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
         WHERE c.search @@ websearch_to_tsquery('english', $3)
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, SEARCH_RANKED_WINDOW]
-    : [`SELECT s.message_id AS id, s.seq, 0::real AS rank, $11::int AS taken FROM ${FROM_SEARCH}
-          WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${MESSAGE_FILTERS} AND ${window}
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 18]
+    : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${FROM_SEARCH}
+          WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${MESSAGE_FILTERS}
             AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
-          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, s.limit];
-  const { rows: span } = await db.query<{ newest: number | null; oldest: number | null }>(
-    'SELECT max(seq) AS newest, min(seq) AS oldest FROM message_search WHERE org_id = $1 AND inbox_id = $2',
-    [at.org_id, at.inbox_id],
+          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 18];
+  const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
+    `WITH hits AS (${hits})
+     SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits
+       JOIN messages m ON m.org_id = $1 AND m.inbox_id = $2 AND m.id = hits.id
+      ORDER BY hits.rank DESC, hits.seq DESC`,
+    values.slice(0, used),
   );
-  const { newest, oldest } = span[0] ?? { newest: null, oldest: null };
-  const windows = newest === null || oldest === null ? [] : SEARCH_WINDOWS.map((w) => newest - w).filter((after) => after >= oldest);
-  for (const after of [...windows, null]) {
-    const { rows } = await db.query<MessageSummaryRow & { rank: number; taken: number }>(
-      `WITH hits AS (${hits})
-       SELECT ${SUMMARY_COLUMNS}, hits.rank, hits.taken FROM hits
-         JOIN messages m ON m.org_id = $1 AND m.inbox_id = $2 AND m.id = hits.id
-        ORDER BY hits.rank DESC, hits.seq DESC`,
-      [...values, after],
-    );
-    // A window that gave fewer rows than the search takes may lack older matches: the next one.
-    if (after !== null && (rows.length === 0 || rows[0]!.taken < enough || (s.q === null && rows.length < s.limit))) continue;
-    return rows.map(({ taken: _, ...row }) => row);
-  }
-  return [];
+  return rows;
 }
 
 /** The newest message of a thread that screening flagged, if any. */
