@@ -133,7 +133,7 @@ test('a query of only operators or punctuation is no error', async () => {
   }
 });
 
-test('matches older than the newest hundreds of thousands of messages are found and paged as in a small inbox', async () => {
+test('matches stored long before the newest messages are found, and paged across that span', async () => {
   const box = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
   const send = (subject: string, text: string) => sendMail(svc, { from: 'log@ops.example', to: box.address, subject, text });
   await send('Old aurora one', 'The aurora was bright.');
