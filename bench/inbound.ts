@@ -1,12 +1,12 @@
-// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--corpus N] [--searches N] [--no-maildev] [--auth on|off]`
+// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--no-maildev] [--auth on|off]`
 //
 // Receiving, measured end to end on this machine:
 //  1. messages stored per second over SMTP, 8 senders at once: 10 KB and 200 KB messages over
 //     connections reused, and 10 KB with a connection of its own for each message; the same loads
 //     against MailDev 3 (installed into .bench/maildev on first use), each printed beside ours
 //     with the ratio;
-//  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
-//  3. search latency (p50, p99) over a corpus of 100,000 stored messages in one inbox.
+//  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99).
+// Search latency has its own bench (search.ts).
 // Inbound verification (SPF, DKIM, DMARC, ARC) is on unless `--auth off`; its lookups go to a DNS
 // server on loopback that publishes SPF and DMARC for the load's sender domain.
 // The database is a fresh embedded PostgreSQL with its default (durable) settings, or a fresh
@@ -25,14 +25,11 @@ import { createAgent, createOrgWithOwner, issueAgentKey } from '../actors/tenanc
 import { loadConfig } from '../service/config.ts';
 import { createLogger } from '../service/logger.ts';
 import { startService } from '../roles/start.ts';
-import { withTransaction, type Pool } from '../storage/db.ts';
+import type { Pool } from '../storage/db.ts';
 import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { randomToken } from '../storage/ids.ts';
-import { insertMessage, newMessageId } from '../storage/messages.ts';
-import { newThreadId } from '../storage/threads.ts';
 import { smtpReplies } from '../test/helpers/smtp-replies.ts';
 import { cpuPerUnit, machineReference, withCpu, type CpuSplit } from './_cpu.ts';
-import { prng, vocabulary, zipf } from './_words.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -56,8 +53,6 @@ export async function run(argv: string[]): Promise<void> {
       large: { type: 'string', default: '800' },
       'per-message': { type: 'string', default: '1500' },
       waits: { type: 'string', default: '300' },
-      corpus: { type: 'string', default: '100000' },
-      searches: { type: 'string', default: '400' },
       'no-maildev': { type: 'boolean', default: false },
       auth: { type: 'string', default: 'on' },
     },
@@ -110,16 +105,6 @@ export async function run(argv: string[]): Promise<void> {
     const waitInbox = await tenant.inbox();
     const wait = await waitLatency(service.httpUrl!, service.smtpPort!, tenant.key, waitInbox.address, n('waits'));
 
-    // 3. search latency
-    const searchInbox = await tenant.inbox();
-    const seeded = await seedCorpus(db, searchInbox, n('corpus'));
-    const { rows: subjects } = await db.query<{ subject: string }>(
-      'SELECT subject FROM messages WHERE org_id = $1 AND inbox_id = $2 ORDER BY random() LIMIT 200',
-      [searchInbox.org_id, searchInbox.id],
-    );
-    const phrases = subjects.map(({ subject }) => subject.split(' ').slice(0, 2).join(' '));
-    const search = await searchLatency(service.httpUrl!, tenant.key, searchInbox.id, seeded.vocabulary, seeded.senders, phrases, n('searches'));
-
     const cpu = (r: LoadResult) => `CPU per message: ${cpuPerUnit(r, r.sent, 'sender')}`;
     const rate = (r: LoadResult) =>
       `${r.rate.toFixed(0).padStart(6)} msg/s  (${r.sent} in ${r.seconds.toFixed(1)} s${r.failed ? `, ${r.failed} failed: ${r.firstError}` : ''}; ${cpu(r)})`;
@@ -142,11 +127,6 @@ export async function run(argv: string[]): Promise<void> {
     console.log(`wait-for-email, end of DATA to HTTP answer (${wait.answer.length} waits)`);
     console.log(`  p50 ${pct(wait.answer, 50).toFixed(1)} ms, p99 ${pct(wait.answer, 99).toFixed(1)} ms   target p50 < 15 ms`);
     console.log(`  (end of DATA to 250: p50 ${pct(wait.stored, 50).toFixed(1)} ms, p99 ${pct(wait.stored, 99).toFixed(1)} ms)`);
-    console.log(`search over ${seeded.count.toLocaleString('en')} messages in one inbox (${search.all.length} queries, seeded in ${seeded.seconds.toFixed(0)} s)`);
-    console.log(`  p50 ${pct(search.all, 50).toFixed(1)} ms, p99 ${pct(search.all, 99).toFixed(1)} ms   target p99 < 50 ms`);
-    for (const [kind, times] of Object.entries(search.byKind)) {
-      console.log(`    ${kind.padEnd(22)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms, p99 ${pct(times, 99).toFixed(1).padStart(6)} ms, ${search.hits[kind]} results a page on average`);
-    }
   } finally {
     maildev?.kill('SIGTERM');
     await service.stop();
@@ -370,110 +350,6 @@ function verificationMail(to: string, label: string, code: string): Buffer {
       '',
     ].join('\r\n'),
   );
-}
-
-// ---- 3. search latency
-
-export async function seedCorpus(db: Pool, inbox: { org_id: string; project_id: string; id: string; address: string }, count: number) {
-  const rand = prng(42);
-  const words = vocabulary(5000, rand);
-  const rank = zipf(words.length, rand);
-  const senders = Array.from({ length: 300 }, (_, i) => `${words[(i * 7) % words.length]}.${words[(i * 13 + 5) % words.length]}@${words[(i * 3 + 1) % 40]}.example`);
-  const sentence = (length: number) => Array.from({ length }, () => words[rank()]).join(' ');
-  const started = performance.now();
-  const BATCH = 500;
-  let made = 0;
-  const worker = async () => {
-    while (made < count) {
-      const size = Math.min(BATCH, count - made);
-      made += size;
-      await withTransaction(db, async (tx) => {
-        for (let i = 0; i < size; i++) {
-          const from = senders[Math.floor(rand() * senders.length)]!;
-          const text = `${sentence(20 + Math.floor(rand() * 60))}.\n\n${sentence(20 + Math.floor(rand() * 120))}.\n`;
-          const subject = sentence(3 + Math.floor(rand() * 5));
-          const messageId = `<${randomToken(16)}@bench.example>`;
-          await insertMessage(tx, {
-            org_id: inbox.org_id,
-            project_id: inbox.project_id,
-            inbox_id: inbox.id,
-            id: newMessageId(inbox.id),
-            direction: 'inbound',
-            folder: 'INBOX',
-            seen: false,
-            authentication: null,
-            screening: null,
-            from_name: '',
-            from_email: from,
-            to_addrs: [{ name: '', email: inbox.address }],
-            cc_addrs: [],
-            reply_to: [],
-            raw_from: from,
-            raw_to: inbox.address,
-            subject,
-            date: new Date(),
-            date_header: null,
-            message_id: messageId,
-            in_reply_to: null,
-            references: [],
-            text,
-            html: null,
-            extracted_text: text,
-            extracted_html: null,
-            search_addresses: `${from} ${from.replace('@', ' ')} ${inbox.address}`,
-            size: text.length + 300,
-            parse_error: null,
-            envelope_from: from,
-            review_id: null,
-            attachments: [],
-            raw: Buffer.from(`From: ${from}\r\nSubject: ${subject}\r\n\r\n${text}`),
-          }, {
-            lookup: [],
-            subject_match: null,
-            new_thread_id: newThreadId(),
-            keys: [messageId],
-            subject,
-            normalized_subject: subject,
-            participants: [from, inbox.address],
-          }, null);
-        }
-      });
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  await db.query('VACUUM ANALYZE messages, message_search');
-  return { count, seconds: (performance.now() - started) / 1000, vocabulary: words, senders };
-}
-
-async function searchLatency(httpUrl: string, key: string, inboxId: string, words: string[], senders: string[], phrases: string[], count: number) {
-  const rand = prng(7);
-  const pick = (from: number, to: number) => words[from + Math.floor(rand() * (to - from))]!;
-  const kinds: Array<[string, () => string]> = [
-    ['word, common (20-300)', () => `q=${pick(20, 300)}`],
-    ['word, rarer (300-5000)', () => `q=${pick(300, 5000)}`],
-    ['two words', () => `q=${encodeURIComponent(`${pick(20, 1000)} ${pick(20, 1000)}`)}`],
-    ['word + from filter', () => `q=${pick(20, 1000)}&from=${encodeURIComponent(senders[Math.floor(rand() * senders.length)]!)}`],
-    // Two words in a row from a stored subject, as one searches for a phrase remembered.
-    ['phrase', () => `q=${encodeURIComponent(`"${phrases[Math.floor(rand() * phrases.length)]}"`)}`],
-    ['filters only (from)', () => `from=${encodeURIComponent(senders[Math.floor(rand() * senders.length)]!)}`],
-  ];
-  const all: number[] = [];
-  const byKind: Record<string, number[]> = {};
-  const hitSums: Record<string, number> = {};
-  for (let i = 0; i < count + 20; i++) {
-    const [kind, query] = kinds[i % kinds.length]!;
-    const started = performance.now();
-    const r = await fetch(`${httpUrl}/v1/inboxes/${inboxId}/messages/search?${query()}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = await r.json();
-    const ms = performance.now() - started;
-    if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(body)}`);
-    if (i < 20) continue; // warm-up
-    all.push(ms);
-    (byKind[kind] ??= []).push(ms);
-    hitSums[kind] = (hitSums[kind] ?? 0) + body.data.length;
-  }
-  const hits = Object.fromEntries(Object.entries(hitSums).map(([k, v]) => [k, Math.round(v / byKind[k]!.length)]));
-  return { all, byKind, hits };
 }
 
 function pct(values: number[], p: number): number {

@@ -18,7 +18,7 @@ import { createLogFeed } from './log-feed.ts';
 
 /** An open SSE response: write() resolves once the socket took the text (back-pressure). */
 export type SseOut = {
-  write(text: string): Promise<void>;
+  write(text: string | Buffer): Promise<void>;
   /** Sends one event. */
   event(id: string, type: string, data: unknown): Promise<void>;
   end(): void;
@@ -50,7 +50,7 @@ export function openSse(ctx: ApiContext, onClose: () => void): SseOut {
     closed = true;
     onClose();
   });
-  const write = async (text: string): Promise<void> => {
+  const write = async (text: string | Buffer): Promise<void> => {
     if (closed || res.destroyed || res.write(text)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -65,12 +65,17 @@ export function openSse(ctx: ApiContext, onClose: () => void): SseOut {
   res.write(': stream open\n\n');
   return {
     write,
-    event: (id, type, data) => write(`id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`),
+    event: (id, type, data) => write(sseFrame(id, type, data)),
     end: () => res.end(),
     get closed() {
       return closed || res.destroyed;
     },
   };
+}
+
+/** One event as the stream's wire carries it. */
+export function sseFrame(id: string, type: string, data: unknown): string {
+  return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 type EventStream = { scope: Scope; types: Set<string> | null; ids: OpaqueIds; out: SseOut };
@@ -81,6 +86,16 @@ export type EventFeed = {
 };
 
 export function createEventFeed(s: Services): EventFeed {
+  // A row read once is sent to every stream of its slice: its frame is made (presented, encoded,
+  // serialised) for the first stream that sends it, and the same bytes are written to the others.
+  const frames = new WeakMap<ScopedEventRow, { ids: OpaqueIds; frame: Buffer }>();
+  const frameOf = (row: ScopedEventRow, ids: OpaqueIds): Buffer => {
+    const made = frames.get(row);
+    if (made?.ids === ids) return made.frame;
+    const frame = Buffer.from(sseFrame(ids.encode(row.id), row.type, presentEvent(row, ids)));
+    frames.set(row, { ids, frame });
+    return frame;
+  };
   const feed = createLogFeed<ScopedEventRow, EventStream>(s, {
     channel: EVENTS_CHANNEL,
     wakes: (note, st) =>
@@ -89,7 +104,7 @@ export function createEventFeed(s: Services): EventFeed {
     read: (st, after, limit) => eventsAfter(s.db, st.scope.org_id, st.scope.project_id, after, limit),
     async send(st, row) {
       if (!canSeeEvent(st.scope, row) || (st.types && !st.types.has(row.type))) return;
-      await st.out.event(st.ids.encode(row.id), row.type, presentEvent(row, st.ids));
+      await st.out.write(frameOf(row, st.ids));
     },
     beat: (st) => void st.out.write(': heartbeat\n\n'),
     end: (st) => st.out.end(),

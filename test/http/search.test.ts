@@ -132,3 +132,28 @@ test('a query of only operators or punctuation is no error', async () => {
     assert.equal(r.status, 200, q);
   }
 });
+
+test('matches stored long before the newest messages are found, and paged across that span', async () => {
+  const box = (await svc.api.post('/v1/inboxes', {}, agentKey)).body as { id: string; address: string };
+  const send = (subject: string, text: string) => sendMail(svc, { from: 'log@ops.example', to: box.address, subject, text });
+  await send('Old aurora one', 'The aurora was bright.');
+  await send('Old aurora two', 'Another aurora tonight.');
+  await send('Old quiet', 'Nothing to see.');
+  // Every message stored from here on stands far after those above in the order searches walk.
+  await svc.services.db.query("SELECT setval(pg_get_serial_sequence('messages', 'seq'), nextval(pg_get_serial_sequence('messages', 'seq')) + 600000)");
+  await send('New aurora', 'An aurora again.');
+  await send('New quiet', 'Still nothing.');
+  const get = async (query: string) => {
+    const r = await svc.api.get(`/v1/inboxes/${box.id}/messages/search?${query}`, agentKey);
+    assert.equal(r.status, 200, r.text);
+    return r.body;
+  };
+  assert.deepEqual(subjects(await get('q=aurora')).sort(), ['New aurora', 'Old aurora one', 'Old aurora two']);
+  assert.deepEqual(subjects(await get(`q=${encodeURIComponent('"aurora tonight"')}`)), ['Old aurora two']);
+  assert.equal((await get('q=aurora&from=ops.example&limit=2')).data.length, 2);
+  const first = await get('from=ops.example&limit=2');
+  assert.deepEqual(subjects(first), ['New quiet', 'New aurora']);
+  const second = await get(`from=ops.example&limit=2&cursor=${first.next_cursor}`);
+  assert.deepEqual(subjects(second), ['Old quiet', 'Old aurora two']);
+  assert.deepEqual(subjects(await get('from=log%40ops.example')), ['New quiet', 'New aurora', 'Old quiet', 'Old aurora two', 'Old aurora one']);
+});
