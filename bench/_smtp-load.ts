@@ -6,7 +6,7 @@
 // sender's CPU small, since it shares this 2-core machine with the server it measures.
 // Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU).
 import net from 'node:net';
-import { smtpReplies } from '../test/helpers/smtp-replies.ts';
+import { smtpReplies } from '../testkit/smtp-replies.ts';
 import { bodyOf } from './_mail-bodies.ts';
 
 type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string; reuse: boolean };

@@ -28,7 +28,7 @@ import { startService } from '../roles/start.ts';
 import type { Pool } from '../storage/db.ts';
 import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { randomToken } from '../storage/ids.ts';
-import { smtpReplies } from '../test/helpers/smtp-replies.ts';
+import { smtpReplies } from '../testkit/smtp-replies.ts';
 import { cpuPerUnit, machineReference, withCpu, type CpuSplit } from './_cpu.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '../service/logger.ts';
 import { createPool } from '../storage/db.ts';
 import { openScratchEmbedded } from '../storage/embedded.ts';
-import { startRelay } from '../test/reviews/relay.ts';
+import { startRelay } from '../testkit/relay.ts';
 import {
   SendLoad,
   SmtpLoad,
@@ -28,7 +28,7 @@ import {
   spawnService,
   until,
   type ServiceProcess,
-} from './harness.ts';
+} from '../testkit/drills.ts';
 
 const fromEnv = (flag: string, fallback?: string) => process.env[`CHAOS_${flag.toUpperCase().replace(/-/g, '_')}`] ?? fallback;
 const { values } = parseArgs({

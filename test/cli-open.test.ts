@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
-import { startTestService } from './helpers/service.ts';
+import { startTestService } from '../testkit/service.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { createTenant, startTestService } from './helpers/service.ts';
+import { createTenant, startTestService } from '../testkit/service.ts';
 import { INTENT, agentWithInbox } from './reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

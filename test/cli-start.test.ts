@@ -10,8 +10,8 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig, PROJECT_ROOT } from '../service/config.ts';
 import { freePort } from '../storage/embedded.ts';
-import { startTestService } from './helpers/service.ts';
-import { waitFor } from './helpers/wait.ts';
+import { startTestService } from '../testkit/service.ts';
+import { waitFor } from '../testkit/wait.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../service/config.ts';
-import { startTestService } from './helpers/service.ts';
-import { waitFor } from './helpers/wait.ts';
+import { startTestService } from '../testkit/service.ts';
+import { waitFor } from '../testkit/wait.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });

@@ -23,9 +23,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { guides } from './helpers/guides.ts';
-import { sendMail } from './helpers/mail.ts';
-import { startTestService } from './helpers/service.ts';
-import { waitFor } from './helpers/wait.ts';
+import { sendMail } from '../testkit/mail.ts';
+import { startTestService } from '../testkit/service.ts';
+import { waitFor } from '../testkit/wait.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +61,7 @@ const NOT_RUN: { why: string; match: (b: Block) => boolean; check: (b: Block) =>
     check: async () => {
       const pkg = JSON.parse(await fs.readFile(path.join(ROOT, 'package.json'), 'utf8'));
       assert.match(pkg.scripts.start, /bin\/agent-inbox\.ts start$/);
-      assert.match(pkg.scripts.test, /test\/run\.ts/);
+      assert.match(pkg.scripts.test, /testkit\/run\.ts/);
     },
   },
   {

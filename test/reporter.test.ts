@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 function runWithReporter(files: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=./test/reporter.mjs', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=./testkit/reporter.mjs', ...files], {
       env: { ...process.env, NODE_TEST_CONTEXT: undefined },
     });
     let stdout = '';
@@ -33,7 +33,7 @@ test('a passing run prints only the totals', async () => {
 function runSuite(files: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     // The suite's own PostgreSQL, so the runner starts none of its own.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'testkit/run.ts', ...files], {
       env: { ...process.env, NODE_TEST_CONTEXT: undefined, DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL, ...env },
     });
     let stdout = '';
@@ -42,7 +42,7 @@ function runSuite(files: string[], env: Record<string, string | undefined>): Pro
   });
 }
 
-test('test/run.ts reports with the suite reporter, or with node\'s own named by TEST_REPORTER', async () => {
+test('testkit/run.ts reports with the suite reporter, or with node\'s own named by TEST_REPORTER', async () => {
   const ours = await runSuite(['test/fixtures/reporter/passing.ts'], { TEST_REPORTER: undefined });
   assert.equal(ours.code, 0);
   assert.match(ours.stdout, /^1 passed, 0 failed \(\d+\.\d s\)\n$/);

@@ -1,15 +1,15 @@
-// The suite's runner (test/run.ts) never ends silently: a runner that dies before its summary is
+// The suite's runner (testkit/run.ts) never ends silently: a runner that dies before its summary is
 // reported as an unfinished suite, naming the test files that were running.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { adminUrl } from './helpers/db.ts';
+import { adminUrl } from '../testkit/db.ts';
 
 function runSuite(files: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: adminUrl() };
     delete env.NODE_TEST_CONTEXT; // else node's runner refuses to run files from inside a test
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', ...files], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'testkit/run.ts', ...files], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -4,7 +4,7 @@ import { applyEvent, createInstance, describeMachine, type MachineAction, type M
 import { allowedActions, classifyRejection } from '../../machines/review-verbs.ts';
 import { REVIEW_MACHINE_VERSION, reviewRequestMachine } from '../../machines/review-request.ts';
 import { Problem } from '../../machines/problems.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -3,9 +3,9 @@
 // accepted, the rest are 403 quota_exceeded, and the counters hold 100 reserved, 100 reviews.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { spawnService } from '../../chaos/harness.ts';
-import type { Client } from '../helpers/http.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { spawnService } from '../../testkit/drills.ts';
+import type { Client } from '../../testkit/http.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

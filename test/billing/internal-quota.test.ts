@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MAX_DEFERRALS } from '../../machines/policy/delivery-outcome.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy, type Agent } from '../reviews/setup.ts';
 
 const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { MAX_DEFERRALS } from '../../machines/policy/delivery-outcome.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy } from '../reviews/setup.ts';
 
 const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { createLogger } from '../../service/logger.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
-import type { Reply } from '../helpers/http.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
+import type { Reply } from '../../testkit/http.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, setPolicy, type Agent } from '../reviews/setup.ts';
 
 const lines: string[] = [];

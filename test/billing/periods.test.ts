@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { closeUsagePeriods } from '../../actors/usage-periods.ts';
 import { usagePeriodsWorker } from '../../actors/workers/usage-periods.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });

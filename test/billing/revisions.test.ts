@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth, startSmallPlansService } from '../helpers/quota.ts';
-import { createTenant, type Tenant } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, type Tenant } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound, type Agent } from '../reviews/setup.ts';
 
 const svc = await startSmallPlansService();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { autoSendCapsWorker } from '../../actors/workers/auto-send-caps.ts';
 import { autoSendsToday } from '../../storage/categories.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -6,7 +6,7 @@ import { createLogger } from '../../service/logger.ts';
 import { createPool, withTransaction } from '../../storage/db.ts';
 import { AUTO_SEND_SLOTS, takeAutoSend } from '../../storage/categories.ts';
 import { migrate } from '../../storage/migrate.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
 const pool = createPool(database.url, createLogger('silent'), 64);

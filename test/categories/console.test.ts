@@ -2,7 +2,7 @@
 // the shared ones and their own private ones only; graduation is refused while pinned or unearned.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -3,10 +3,10 @@
 // a first-contact recipient still waits for a human, and edits in a row demote it again.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { inCanary } from '../../machines/policy/auto-send.ts';
 
 const relay = await startRelay();

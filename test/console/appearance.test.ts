@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, openPage, seriousA11yViolations, type PageLog } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { launchBrowser, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 
 const browser = await launchBrowser();

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 
 const browser = await launchBrowser();

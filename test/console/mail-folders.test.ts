@@ -7,12 +7,12 @@ import { after, test } from 'node:test';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';
-import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../helpers/browser.ts';
-import { startTestDns } from '../helpers/dns.ts';
-import { sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
+import { startTestDns } from '../../testkit/dns.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { agentWithInbox, setPolicy } from '../reviews/setup.ts';
 
 const browser = await launchBrowser();

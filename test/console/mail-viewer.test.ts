@@ -9,9 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 
 const browser = await launchBrowser();

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage, type PageLog } from '../helpers/browser.ts';
-import { createTenant, startTestService, type Tenant, type TestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay, type Relay } from '../reviews/relay.ts';
+import { launchBrowser, newVisitor, openPage, type PageLog } from '../../testkit/browser.ts';
+import { createTenant, startTestService, type Tenant, type TestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay, type Relay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
 export type Kit = {

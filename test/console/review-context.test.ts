@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { seriousA11yViolations } from '../helpers/browser.ts';
-import { createTenant } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { seriousA11yViolations } from '../../testkit/browser.ts';
+import { createTenant } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 import { noPageErrors, queue, select, showsRevision, startKit } from './queue-kit.ts';
 

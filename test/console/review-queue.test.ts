@@ -4,8 +4,8 @@
 // what it receives is what the human decided.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newVisitor, openPage, seriousA11yViolations } from '../helpers/browser.ts';
-import { createTenant } from '../helpers/service.ts';
+import { newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
+import { createTenant } from '../../testkit/service.ts';
 import { feedbackOf, focused, noPageErrors, queue, received, row, select, signInLink, startKit } from './queue-kit.ts';
 
 const k = await startKit();

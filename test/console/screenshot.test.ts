@@ -12,9 +12,9 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { PROJECT_ROOT } from '../../service/config.ts';
-import { launchBrowser, openPage } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { launchBrowser, openPage } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { agentWithInbox, deliverInbound } from '../reviews/setup.ts';
 
 export const SCREENSHOT = 'docs/console.png';

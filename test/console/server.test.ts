@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { consoleScriptPaths } from '../../console/server.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage, seriousA11yViolations, type PageLog } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { launchBrowser, newVisitor, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 
 const browser = await launchBrowser();

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../helpers/browser.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const browser = await launchBrowser();
 const svc = await startTestService();

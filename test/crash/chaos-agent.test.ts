@@ -3,8 +3,8 @@
 // every send was refused from then on, and the drill died waiting for its load without a ledger.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DRILL_RECIPIENT_LIMIT, setUpAgent } from '../../chaos/harness.ts';
-import { startTestService } from '../helpers/service.ts';
+import { DRILL_RECIPIENT_LIMIT, setUpAgent } from '../../testkit/drills.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 test("the drill's inbox sends to far more recipients than the default 24-hour limit of 500", async () => {
   const svc = await startTestService();

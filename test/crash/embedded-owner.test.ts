@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { isRunning, postmasterPid, spawnService, until } from '../../chaos/harness.ts';
+import { isRunning, postmasterPid, spawnService, until } from '../../testkit/drills.ts';
 
 test('after a SIGKILL of the service, the restarted service owns the embedded PostgreSQL and its stop ends it', async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-owner-'));

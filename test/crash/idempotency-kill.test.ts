@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { setUpAgent, spawnService, until, type Agent } from '../../chaos/harness.ts';
+import { setUpAgent, spawnService, until, type Agent } from '../../testkit/drills.ts';
 import { inboxSendLock } from '../../storage/reviews.ts';
-import { startTestService } from '../helpers/service.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 const LEASE = { IDEMPOTENCY_LEASE_SECONDS: '2' };
 const svc = await startTestService({ roles: ['api'], env: LEASE });

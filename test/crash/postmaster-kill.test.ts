@@ -18,11 +18,11 @@ import {
   sleep,
   spawnService,
   until,
-} from '../../chaos/harness.ts';
+} from '../../testkit/drills.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool } from '../../storage/db.ts';
 import { openScratchEmbedded } from '../../storage/embedded.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { startRelay } from '../../testkit/relay.ts';
 
 test('a SIGKILLed postmaster under load: the service lives on, answers 451 and 503, and recovers once PostgreSQL is back', async () => {
   const pg = await openScratchEmbedded({ flags: ['-c', 'fsync=off'] });

@@ -6,10 +6,10 @@ import crypto from 'node:crypto';
 import { after, test } from 'node:test';
 import { authenticate } from 'mailauth';
 import { dnsResolver } from '../../service/dns.ts';
-import { publishRecords, startTestDns } from '../helpers/dns.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { publishRecords, startTestDns } from '../../testkit/dns.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 
 const dns = await startTestDns();
 const relay = await startRelay();

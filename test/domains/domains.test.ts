@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { domainRecheckWorker } from '../../actors/workers/domain-recheck.ts';
-import { publishRecords, startTestDns } from '../helpers/dns.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { publishRecords, startTestDns } from '../../testkit/dns.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 
 const dns = await startTestDns();
 const svc = await startTestService({ env: { DNS_SERVERS: dns.server, MX_HOST: 'mx.agents.test' } });

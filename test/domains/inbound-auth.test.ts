@@ -9,9 +9,9 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { webhookBody } from '../../actors/present/events.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
-import { startTestDns } from '../helpers/dns.ts';
-import { sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { startTestDns } from '../../testkit/dns.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const BOUND_SECONDS = 0.5;
 const dns = await startTestDns();

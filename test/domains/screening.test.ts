@@ -3,10 +3,10 @@
 // mail is released.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startTestDns } from '../helpers/dns.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { startTestDns } from '../../testkit/dns.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const dns = await startTestDns();
 // bank.example lets only 192.0.2.1 send for it and publishes DMARC: mail from loopback fails.

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { WEBHOOK_DELIVERY } from '../../actors/workers/webhook-delivery.ts';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { addInbox, receiveMessage, startReceiver } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -4,10 +4,10 @@ import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { checkWebhookSignature, verifyWebhook } from '../../packages/sdk/src/webhooks.ts';
 import { createLogger } from '../../service/logger.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { addInbox, receiveMessage, startReceiver, type Receiver } from './helpers.ts';
 
 const logged: string[] = [];

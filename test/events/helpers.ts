@@ -7,7 +7,7 @@ import { publishEvent } from '../../actors/events.ts';
 import { withTransaction } from '../../storage/db.ts';
 import type { EventRow } from '../../storage/events.ts';
 import { newId, randomToken } from '../../storage/ids.ts';
-import type { TestService } from '../helpers/service.ts';
+import type { TestService } from '../../testkit/service.ts';
 
 export type Received = { method: string; url: string; headers: http.IncomingHttpHeaders; raw: Buffer; at: number };
 

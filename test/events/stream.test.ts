@@ -1,13 +1,13 @@
 // The live event stream over real HTTP: live delivery, resume without loss or repeats, reach.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import type { PoolClient } from 'pg';
 import { publishEvent } from '../../actors/events.ts';
 import { addInbox, publish, receiveMessage } from './helpers.ts';
-import { openStream, type SseClient } from './sse-client.ts';
+import { openStream, type SseClient } from '../../testkit/sse-client.ts';
 
 const svc = await startTestService({ roles: ['api'], env: { SSE_HEARTBEAT_SECONDS: '0.3', RATE_LIMIT_PER_MINUTE: '10000' } });
 const eventIds = await eventIdsFor(svc.services.db);

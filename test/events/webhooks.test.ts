@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, test } from 'node:test';
 import { createLogger } from '../../service/logger.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { addInbox, startReceiver } from './helpers.ts';
 
 const logged: string[] = [];

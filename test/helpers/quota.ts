@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestService, type TestService } from './service.ts';
+import { startTestService, type TestService } from '../../testkit/service.ts';
 
 /** A service whose plans file makes the caps small: free sends 5 a day, developer 6 a month. */
 export function startSmallPlansService(): Promise<TestService> {

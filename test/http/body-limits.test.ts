@@ -6,7 +6,7 @@ import net from 'node:net';
 import { test } from 'node:test';
 import { MAX_MESSAGE_BYTES } from '../../actors/send.ts';
 import { loadApiDocument } from '../../http/openapi.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });

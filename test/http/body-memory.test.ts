@@ -9,9 +9,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { MAX_MESSAGE_BYTES } from '../../actors/send.ts';
-import { client } from '../helpers/http.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { client } from '../../testkit/http.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 // The growth allowed over the process's resting RSS (about 200 MB) while the eight are handled.
 // Measured on two cores: 330 to 490 MB with two bodies at a time (garbage collection decides where

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { startTestService } from '../helpers/service.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const { port } = new URL(svc.url);

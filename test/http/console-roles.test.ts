@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CONSOLE_OPERATIONS } from '../../machines/policy/console-operations.ts';
 import { ROLES, type Role } from '../../machines/policy/console-roles.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { randomToken } from '../../storage/ids.ts';
 

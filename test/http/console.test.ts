@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as jose from 'jose';
-import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 
 const svc = await startTestService({ roles: ['api'] });

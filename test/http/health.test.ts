@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { allRoutes } from '../../http/routes/index.ts';
-import { startTestService } from '../helpers/service.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ORG_OWNER } from '../../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const db = svc.services.db;

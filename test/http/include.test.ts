@@ -2,8 +2,8 @@
 // two steps deep, and what it includes is read again within the caller's ceiling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { findAgentsInScope } from '../../storage/agents.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });

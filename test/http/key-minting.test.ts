@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { CONSOLE_OPERATIONS } from '../../machines/policy/console-operations.ts';
 import { PERMISSION_GRANTS, ROLES, type Role } from '../../machines/policy/console-roles.ts';
 import { DEFAULT_PERMISSIONS, PERMISSIONS } from '../../machines/policy/permissions.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { randomToken } from '../../storage/ids.ts';
 

@@ -6,9 +6,9 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { startReceiver } from '../events/helpers.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const svc = await startTestService();
 const tenant = await createTenant(svc);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 // The owner is support staff too, so the staff surface reaches its body checks as well.
 const OWNER = 'nul-owner@example.com';

@@ -2,7 +2,7 @@
 // and the settings used where they apply (new enrollment tokens, new inboxes).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'], env: { FREE_INBOX_DOMAIN: 'free.test' } });
 const settingsOf = (orgId: string) => `/v1/admin/orgs/${orgId}/settings`;

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { openScratchEmbedded } from '../../storage/embedded.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const pg = await openScratchEmbedded({ flags: ['-c', 'fsync=off'] });
 after(() => pg.close());

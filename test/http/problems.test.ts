@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../../machines/problems.ts';
-import { startTestService } from '../helpers/service.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const codes = Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[];

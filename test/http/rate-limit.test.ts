@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decideRate } from '../../machines/policy/rate-limit.ts';
-import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 
 const env = { RATE_LIMIT_PER_MINUTE: '5', ENROLL_RATE_LIMIT_PER_MINUTE: '4' };
 const a = await startTestService({ roles: ['api'], env });

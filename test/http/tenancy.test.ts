@@ -1,8 +1,8 @@
 // What each key ceiling reaches among inboxes and their messages: anything outside is 404.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });

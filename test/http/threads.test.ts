@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sendMail, sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendMail, sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });

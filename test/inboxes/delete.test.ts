@@ -2,13 +2,13 @@
 // HTTP, real SMTP in and a real relay out.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { startReceiver } from '../events/helpers.ts';
-import { openStream } from '../events/sse-client.ts';
+import { openStream } from '../../testkit/sse-client.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy, type Agent } from '../reviews/setup.ts';
 
 const relay = await startRelay('accept');

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../service/config.ts';
-import { smtpReplies } from '../helpers/smtp-replies.ts';
-import { startTestService } from '../helpers/service.ts';
+import { smtpReplies } from '../../testkit/smtp-replies.ts';
+import { startTestService } from '../../testkit/service.ts';
 
 /** Writes EHLO the moment the connection is open, without waiting for the greeting; the first `count` replies. */
 async function talkFirst(port: number, count: number): Promise<string[]> {

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
-import { sendRaw } from '../helpers/mail.ts';
-import { smtpDialogue } from '../helpers/smtp-replies.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { smtpDialogue } from '../../testkit/smtp-replies.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });

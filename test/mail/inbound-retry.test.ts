@@ -6,10 +6,10 @@ import net from 'node:net';
 import { test } from 'node:test';
 import { ingestMessages } from '../../actors/ingest.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
-import { sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { smtpReplies } from '../helpers/smtp-replies.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { smtpReplies } from '../../testkit/smtp-replies.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { sendMail, sendRaw } from '../helpers/mail.ts';
-import { smtpDialogue } from '../helpers/smtp-replies.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { sendMail, sendRaw } from '../../testkit/mail.ts';
+import { smtpDialogue } from '../../testkit/smtp-replies.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mail');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));

@@ -5,10 +5,10 @@ import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { createLogger } from '../../service/logger.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { smtpReplies } from '../helpers/smtp-replies.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { smtpReplies } from '../../testkit/smtp-replies.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 type Line = { level: number; msg: string; component?: string; err?: unknown; [k: string]: unknown };
 const lines: Line[] = [];

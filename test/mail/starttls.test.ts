@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { smtpTransport } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { smtpTransport } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-inbox-tls-'));
 const key = path.join(dir, 'key.pem');

@@ -6,13 +6,13 @@
 // human clears it.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { startReceiver } from '../events/helpers.ts';
-import { openStream } from '../events/sse-client.ts';
+import { openStream } from '../../testkit/sse-client.ts';
 import { EXPECTED, corpusMail } from '../mail/dsn-corpus.ts';
-import { startRelay } from './relay.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy, type Agent } from './setup.ts';
 
 const relay = await startRelay();

@@ -14,7 +14,7 @@ import { supportCaseMachine } from '../../machines/support-case.ts';
 import { ConfigError } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
 import { logOutboundRoute } from '../../mail/outbound/relay.ts';
-import { createTenant, startTestService, testConfig } from '../helpers/service.ts';
+import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 

@@ -3,8 +3,8 @@
 // project's rules now.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound } from './setup.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });

@@ -7,8 +7,8 @@ import { reviewRequestMachine } from '../../machines/review-request.ts';
 import { ruleMachine } from '../../machines/rule.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -2,7 +2,7 @@
 // events the composer's and reviewer's verbs leave (chat, rejection, revision, front-run).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from './setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

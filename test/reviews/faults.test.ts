@@ -6,9 +6,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
 import { deliverReview, reconcileDelivery, sweepDeliveries } from '../../actors/delivery.ts';
-import { createTenant, startTestService, type TestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay, type Relay } from './relay.ts';
+import { createTenant, startTestService, type TestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay, type Relay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, type Agent } from './setup.ts';
 
 const run = promisify(execFile);

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { deliverReview } from '../../actors/delivery.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from './relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy } from './setup.ts';
 
 const relay = await startRelay();

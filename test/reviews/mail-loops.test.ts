@@ -5,10 +5,10 @@
 // mail is held.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from './relay.ts';
+import { sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy, type Agent } from './setup.ts';
 
 const relay = await startRelay();

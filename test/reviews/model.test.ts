@@ -8,8 +8,8 @@ import { after, describe, it } from 'node:test';
 import { getShortestPaths } from '@xstate/graph';
 import { deliverReview, reconcileDelivery } from '../../actors/delivery.ts';
 import { reviewRequestMachine, type ReviewEvent, type ReviewSnapshot } from '../../machines/review-request.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { startRelay } from './relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy, type Agent } from './setup.ts';
 
 const relay = await startRelay();

@@ -7,11 +7,11 @@ import { after, test } from 'node:test';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseReply } from '../../actors/notification-replies.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';
-import { startTestDns } from '../helpers/dns.ts';
-import { sendMail, sendRaw } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay, type Received } from './relay.ts';
+import { startTestDns } from '../../testkit/dns.ts';
+import { sendMail, sendRaw } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay, type Received } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 
 const dns = await startTestDns();

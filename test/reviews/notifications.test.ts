@@ -8,10 +8,10 @@ import { after, test } from 'node:test';
 import { performNotify, sendDueDigests } from '../../actors/notifications.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
-import { launchBrowser, newVisitor, openPage } from '../helpers/browser.ts';
-import { createTenant, startTestService, type Tenant } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay, type Received } from './relay.ts';
+import { launchBrowser, newVisitor, openPage } from '../../testkit/browser.ts';
+import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay, type Received } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 

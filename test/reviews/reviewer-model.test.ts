@@ -13,8 +13,8 @@ import { deliverReview } from '../../actors/delivery.ts';
 import { applyWorkerEvent } from '../../actors/reviews/apply.ts';
 import { reviewRequestMachine, type ReviewEvent, type ReviewSnapshot, type RouteChoice } from '../../machines/review-request.ts';
 import { withTransaction } from '../../storage/db.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { startRelay } from './relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox, type Agent } from './setup.ts';
 

@@ -4,11 +4,11 @@
 // exactly once. Setup and console calls go through a second, API-only service in this process.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { sleep, spawnService, type ServiceProcess } from '../../chaos/harness.ts';
-import { openStream } from '../events/sse-client.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from './relay.ts';
+import { sleep, spawnService, type ServiceProcess } from '../../testkit/drills.ts';
+import { openStream } from '../../testkit/sse-client.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { linkReviewer, reviewerAgent, SECRET, workReceiver } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 

@@ -2,9 +2,9 @@
 // made on the console, and a webhook receiver that checks each push's signature.
 import { verifyWebhook } from '../../packages/sdk/src/webhooks.ts';
 import { startReceiver, type Receiver } from '../events/helpers.ts';
-import type { Reply } from '../helpers/http.ts';
-import type { Tenant, TestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import type { Reply } from '../../testkit/http.ts';
+import type { Tenant, TestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 export type Reviewer = {
   agentId: string;

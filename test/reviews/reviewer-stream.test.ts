@@ -2,9 +2,9 @@
 // `sse`: a real SSE client over HTTP, the real workers and a real SMTP relay.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openStream, type SseClient } from '../events/sse-client.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { startRelay } from './relay.ts';
+import { openStream, type SseClient } from '../../testkit/sse-client.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { linkReviewer, reviewerAgent } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 

@@ -3,9 +3,9 @@
 // webhook pushes, and the timers (hops, escalation, deadline) at second scale.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from './relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { linkReviewer, reviewerAgent, SECRET, workReceiver } from './reviewer-setup.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
 

@@ -2,7 +2,7 @@
 // nothing: no review, no event, not even its idempotency key.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, deliverInbound, type Agent } from './setup.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });

@@ -1,8 +1,8 @@
 // Shared set-up of the Review Loop tests: an agent with an inbox, and the calls they make.
 import nodemailer from 'nodemailer';
-import type { Client, Reply } from '../helpers/http.ts';
-import type { Tenant, TestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import type { Client, Reply } from '../../testkit/http.ts';
+import type { Tenant, TestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 export const INTENT = { summary: 'Confirm the Tuesday demo with Dana at Acme' };
 

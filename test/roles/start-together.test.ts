@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { WORKERS } from '../../actors/workers/registry.ts';
 import { startService, type Role, type RunningService } from '../../roles/start.ts';
-import { createTestDatabase } from '../helpers/db.ts';
-import { testConfig } from '../helpers/service.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
+import { testConfig } from '../../testkit/service.ts';
 
 test("api, smtp and worker processes started together on an empty database all come up, with every worker's queue", async () => {
   const db = await createTestDatabase({ empty: true });

@@ -9,8 +9,8 @@ import { createLogger } from '../../service/logger.ts';
 import { startQueue } from '../../service/queue.ts';
 import { ensureQueues, startWorkers } from '../../roles/workers.ts';
 import { createPool, endPool, withTransaction } from '../../storage/db.ts';
-import { createTestDatabase } from '../helpers/db.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const database = await createTestDatabase();
 const log = createLogger('silent');

@@ -3,7 +3,7 @@
 // restamp moves a draft to the current rules without a content change.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -2,7 +2,7 @@
 // broadcast item each on the durable review event queue, acknowledged by broadcast_id.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { newId } from '../../storage/ids.ts';
 import { highWater } from '../../storage/rules.ts';
 import { insertMembership, insertProject, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -2,8 +2,8 @@
 // HTTP; webhooks take only message.received, as the contract says.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { openStream } from '../events/sse-client.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { openStream } from '../../testkit/sse-client.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -2,7 +2,7 @@
 // two services on one database, through real HTTP (the check is against the database high-water).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const first = await startTestService({ roles: ['api'] });
 // The same DATA_DIR: both accept the console tokens of the development identity provider.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -2,7 +2,7 @@
 // HTTP: the project's high-water at submission, and the new one after a restamp.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 import { linkReviewer, reviewerAgent } from '../reviews/reviewer-setup.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { SESSION_COOKIE } from '../../service/identity.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import type { OperationSpec } from '../../http/openapi.ts';
 import { schemaTools, type Json } from '../helpers/openapi-values.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({
   roles: ['api'],

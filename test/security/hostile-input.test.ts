@@ -10,7 +10,7 @@ import { operationsOf } from '../../http/openapi.ts';
 import { MAX_JSON_DEPTH } from '../../http/validate.ts';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { schemaTools, type Json } from '../helpers/openapi-values.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({
   roles: ['api'],

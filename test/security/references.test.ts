@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 // Private targets refused, as in production: the check a webhook's url gets in full.
 const svc = await startTestService({ roles: ['api'], env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import WebSocket from 'ws';
 import { MAX_JSON_DEPTH } from '../../http/validate.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const svc = await startTestService({ roles: ['api'] });
 const tenant = await createTenant(svc);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cachingResolver, dnsResolver, type ResolveFn } from '../../service/dns.ts';
-import { startTestDns } from '../helpers/dns.ts';
+import { startTestDns } from '../../testkit/dns.ts';
 
 const dns = await startTestDns();
 

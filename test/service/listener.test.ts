@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createLogger } from '../../service/logger.ts';
 import { createListener } from '../../service/listener.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
 after(() => database.drop());

@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { loadConfig } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const lines: string[] = [];
 const sink = new PassThrough();

@@ -13,8 +13,8 @@ import { after, test } from 'node:test';
 import { parseEnv, promisify } from 'node:util';
 import YAML from 'yaml';
 import { loadConfig } from '../../service/config.ts';
-import { createTestDatabase } from '../helpers/db.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { configVariables } from './config-variables.ts';
 
 const run = promisify(execFile);
@@ -128,7 +128,7 @@ function buildContext(root = '.'): string[] {
 test('.dockerignore keeps local state, secrets, tarballs, tests, benchmarks and chaos drills out of the build context', () => {
   for (const p of [
     '.local/notes.md', '.local/tokens/console.jwt', '.env', '.env.production', 'agent-inbox-0.1.0.tgz', 'packages/sdk/agent-inbox-sdk-0.1.0.tgz',
-    'backup.tar.gz', 'test/run.ts', 'test/ship/container.test.ts', 'bench/run.ts', 'chaos/run.ts', '.data/pg/PG_VERSION', 'node_modules/pg/package.json',
+    'backup.tar.gz', 'testkit/run.ts', 'test/ship/container.test.ts', 'bench/run.ts', 'chaos/run.ts', '.data/pg/PG_VERSION', 'node_modules/pg/package.json',
     'packages/sdk/node_modules/x/index.js', '.git/HEAD', 'packages/sdk/dist/index.js',
   ]) {
     assert.equal(ignoreRules.ignores(p), true, `${p} is left out`);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import * as jose from 'jose';
-import { startTestService } from '../helpers/service.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { signUpAndVerify } from './helpers.ts';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { simpleParser } from 'mailparser';
-import { createTenant, startTestService } from '../helpers/service.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ env: { SIGNUP_LIMIT_PER_IP: '8' } });

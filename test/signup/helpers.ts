@@ -1,9 +1,9 @@
 // A verified self-signup for the console tests: signed up over HTTP, its code read from the mail
 // the relay received, verified with the temporary key.
 import assert from 'node:assert/strict';
-import type { TestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import type { Relay } from '../reviews/relay.ts';
+import type { TestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import type { Relay } from '../../testkit/relay.ts';
 
 export type Verified = { email: string; agent_id: string; inbox_id: string; inbox_address: string; org_id: string; project_id: string; agent_key: string };
 

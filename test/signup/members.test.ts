@@ -8,9 +8,9 @@ import { PassThrough } from 'node:stream';
 import { after, test } from 'node:test';
 import * as jose from 'jose';
 import { createLogger } from '../../service/logger.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 
 const logLines: string[] = [];
 const sink = new PassThrough();

@@ -5,10 +5,10 @@ import { PassThrough } from 'node:stream';
 import { after, test } from 'node:test';
 import { expireSignupCode } from '../../actors/signup.ts';
 import { createLogger } from '../../service/logger.ts';
-import { sendMail } from '../helpers/mail.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { sendMail } from '../../testkit/mail.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy } from '../reviews/setup.ts';
 import { signUpAndVerify } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { createLogger } from '../../service/logger.ts';
 import { createPool, endPool } from '../../storage/db.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
 after(() => database.drop());

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { createLogger } from '../../service/logger.ts';
 import { createPool } from '../../storage/db.ts';
 import { assertServerVersion, migrate, migrationFiles, migrationsApplied } from '../../storage/migrate.ts';
-import { createTestDatabase } from '../helpers/db.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
 
 test('two processes migrating one database together apply each migration exactly once', async () => {
   const db = await createTestDatabase({ empty: true });

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, test } from 'node:test';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { startRelay } from '../reviews/relay.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startRelay } from '../../testkit/relay.ts';
 
 const STAFF = 'staff@support.example';
 const relay = await startRelay('accept');

@@ -7,9 +7,9 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../helpers/service.ts';
-import { startRelay } from '../reviews/relay.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { createTenant, startTestService } from '../../testkit/service.ts';
+import { startRelay } from '../../testkit/relay.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 const STAFF = 'staff@support.example';
 const relay = await startRelay('refuse');

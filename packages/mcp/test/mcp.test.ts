@@ -8,10 +8,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv } from 'ajv';
 import { NOT_TOOLS, PENDING_TOOLS, TOOLS } from '@agent-inbox/mcp';
 import { OPERATIONS } from '@agent-inbox/sdk';
-import { createTenant, startTestService } from '../../../test/helpers/service.ts';
-import { sendMail } from '../../../test/helpers/mail.ts';
-import { startRelay } from '../../../test/reviews/relay.ts';
-import { waitFor } from '../../../test/helpers/wait.ts';
+import { createTenant, startTestService } from '../../../testkit/service.ts';
+import { sendMail } from '../../../testkit/mail.ts';
+import { startRelay } from '../../../testkit/relay.ts';
+import { waitFor } from '../../../testkit/wait.ts';
 
 const relay = await startRelay('accept');
 after(() => relay.close());

@@ -11,10 +11,10 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createLogger } from '../../../service/logger.ts';
-import { sendMail } from '../../../test/helpers/mail.ts';
-import { startTestService } from '../../../test/helpers/service.ts';
-import { waitFor } from '../../../test/helpers/wait.ts';
-import { startRelay } from '../../../test/reviews/relay.ts';
+import { sendMail } from '../../../testkit/mail.ts';
+import { startTestService } from '../../../testkit/service.ts';
+import { waitFor } from '../../../testkit/wait.ts';
+import { startRelay } from '../../../testkit/relay.ts';
 
 const logs: string[] = [];
 const sink = new PassThrough();

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { AgentInbox, AgentInboxError, CONTRACT_VERSION, OPERATIONS, REVIEW_LOOP_MANIFEST, type OperationId } from '@agent-inbox/sdk';
-import { createTenant, startTestService } from '../../../test/helpers/service.ts';
-import { sendMail } from '../../../test/helpers/mail.ts';
-import { startRelay } from '../../../test/reviews/relay.ts';
-import { waitFor } from '../../../test/helpers/wait.ts';
+import { createTenant, startTestService } from '../../../testkit/service.ts';
+import { sendMail } from '../../../testkit/mail.ts';
+import { startRelay } from '../../../testkit/relay.ts';
+import { waitFor } from '../../../testkit/wait.ts';
 import { writeSignupGate } from '../../../storage/signups.ts';
 
 const relay = await startRelay('accept');

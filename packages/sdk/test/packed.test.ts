@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createTenant, startTestService } from '../../../test/helpers/service.ts';
+import { createTenant, startTestService } from '../../../testkit/service.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });

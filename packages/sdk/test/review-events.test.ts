@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentInbox, type ReviewEvent } from '@agent-inbox/sdk';
-import { createTenant, startTestService } from '../../../test/helpers/service.ts';
-import { waitFor } from '../../../test/helpers/wait.ts';
+import { createTenant, startTestService } from '../../../testkit/service.ts';
+import { waitFor } from '../../../testkit/wait.ts';
 
 const svc = await startTestService();
 const tenant = await createTenant(svc);

@@ -16,8 +16,8 @@ import { createLogger } from '../service/logger.ts';
 import { createPool, type Pool } from '../storage/db.ts';
 import { freePort, type EmbeddedDatabase, type ScratchDatabase } from '../storage/embedded.ts';
 import { randomToken } from '../storage/ids.ts';
-import { client, type Client } from '../test/helpers/http.ts';
-import { smtpReplies } from '../test/helpers/smtp-replies.ts';
+import { client, type Client } from './http.ts';
+import { smtpReplies } from './smtp-replies.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DOMAIN = 'agents.test';

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
-import { createTemplateDatabase } from './helpers/db.ts';
+import { createTemplateDatabase } from './db.ts';
 
 // Under the 15 minutes a whole run may take; a slower machine may set TEST_SUITE_LIMIT_MINUTES.
 const SUITE_LIMIT_MINUTES = Number(process.env.TEST_SUITE_LIMIT_MINUTES ?? 14);
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   // No --test-force-exit: with it, a file still in its top-level await (starting its service) can
   // be ended as "finished" and its tests silently go uncounted. A file that never ends (a handle
   // left open) is caught by this watchdog instead, and fails the run.
-  // Failures with their details and the totals (test/reporter.mjs); TEST_REPORTER=spec, tap or dot
+  // Failures with their details and the totals (testkit/reporter.mjs); TEST_REPORTER=spec, tap or dot
   // for node's own.
   const reporter = process.env.TEST_REPORTER || path.join(import.meta.dirname, 'reporter.mjs');
   // The reporter also writes its closing line to this path plus its runner's pid (so a runner a

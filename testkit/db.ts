@@ -3,12 +3,12 @@
 // file's database is a copy of it, which takes a fraction of a second where applying every
 // migration and the job queue's schema takes seconds.
 import pg from 'pg';
-import { ensureQueues } from '../../roles/workers.ts';
-import { createLogger } from '../../service/logger.ts';
-import { startQueue } from '../../service/queue.ts';
-import { createPool, endPool } from '../../storage/db.ts';
-import { randomToken } from '../../storage/ids.ts';
-import { migrate } from '../../storage/migrate.ts';
+import { ensureQueues } from '../roles/workers.ts';
+import { createLogger } from '../service/logger.ts';
+import { startQueue } from '../service/queue.ts';
+import { createPool, endPool } from '../storage/db.ts';
+import { randomToken } from '../storage/ids.ts';
+import { migrate } from '../storage/migrate.ts';
 
 export function adminUrl(): string {
   const url = process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL;

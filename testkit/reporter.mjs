@@ -52,7 +52,7 @@ export default async function* reporter(source) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const extra = /** @type {const} */ (['cancelled', 'skipped', 'todo']).filter((k) => counts[k]).map((k) => `, ${counts[k]} ${k}`).join('');
   const summary = `${counts.passed} passed, ${counts.failed} failed${extra} (${seconds} s)\n`;
-  // test/run.ts reads it to tell a finished suite from a runner that died before its summary.
+  // testkit/run.ts reads it to tell a finished suite from a runner that died before its summary.
   if (process.env.TEST_SUMMARY_FILE) appendFileSync(`${process.env.TEST_SUMMARY_FILE}.${process.pid}`, summary);
   yield summary;
 }
