@@ -1,5 +1,11 @@
-// Runs the whole suite against one PostgreSQL: DATABASE_URL when set, otherwise an embedded
-// server started here in a fresh folder. Each test file makes its own database on it.
+// Runs test files against one PostgreSQL: DATABASE_URL when set, otherwise an embedded server
+// started here in a fresh folder. Each test file makes its own database on it.
+//
+//   tsx testkit/run.ts <file or folder>...
+//
+// A folder stands for every *.test.ts file under it, leaving out fixtures/ and node_modules/.
+// Paths are taken from where it is started (a package runs `../../testkit/run.ts test`); the tests
+// run from the repository's root, whose paths they use.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -8,25 +14,48 @@ import path from 'node:path';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
 import { createTemplateDatabase } from './db.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '..');
+
 // Under the 15 minutes a whole run may take; a slower machine may set TEST_SUITE_LIMIT_MINUTES.
 const SUITE_LIMIT_MINUTES = Number(process.env.TEST_SUITE_LIMIT_MINUTES ?? 14);
+
+// Fixtures are what tests read or run on purpose, never tests of the suite.
+const NOT_WALKED = new Set(['fixtures', 'node_modules']);
 
 async function testFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await testFiles(full)));
-    else if (entry.name.endsWith('.test.ts')) out.push(full);
+    if (entry.isDirectory()) {
+      if (!NOT_WALKED.has(entry.name)) out.push(...(await testFiles(full)));
+    } else if (entry.name.endsWith('.test.ts')) out.push(full);
   }
-  return out.sort();
+  return out;
+}
+
+/** The files the arguments name, each once, relative to the root, in a stable order. */
+async function filesNamed(args: string[]): Promise<string[]> {
+  const files = new Set<string>();
+  for (const arg of args) {
+    const full = path.resolve(arg);
+    const stat = await fs.stat(full).catch(() => null);
+    if (!stat) throw new Error(`no test file or folder ${arg}`);
+    for (const f of stat.isDirectory() ? (await testFiles(full)).sort() : [full]) files.add(path.relative(ROOT, f));
+  }
+  return [...files];
 }
 
 async function main(): Promise<number> {
   // The server and the tests import the SDK and MCP packages as published, from their builds:
   // bring those up to date with the sources first (incremental, so quick when nothing changed).
+  const args = process.argv.slice(2);
+  if (!args.length) {
+    console.error('name the test files or folders to run, as in: tsx testkit/run.ts test packages/*/test');
+    return 2;
+  }
+  const files = await filesNamed(args);
+  process.chdir(ROOT);
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/mcp/tsconfig.build.json'], { stdio: 'inherit' });
-  const only = process.argv.slice(2);
-  const files = only.length ? only : [...(await testFiles('test')), ...(await testFiles('packages').catch(() => []))].filter((f) => !f.includes('node_modules'));
   let scratch: ScratchDatabase | null = null;
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
@@ -74,7 +103,8 @@ async function main(): Promise<number> {
       clearInterval(poll);
       runner = null;
       resolve(c ?? (signal ? 1 : 0));
-      if (!summaryWritten(`${summaryFile}.${child.pid}`)) {
+      // Only the suite's reporter writes the summary; node's own print their totals themselves.
+      if (!process.env.TEST_REPORTER && !summaryWritten(`${summaryFile}.${child.pid}`)) {
         reportUnfinished(`the test runner exited (${signal ? `signal ${signal}` : `code ${c}`}) before its summary`);
       }
     });
