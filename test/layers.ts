@@ -38,13 +38,23 @@ export const HOUSE: readonly HouseRow[] = [
   { folder: 'machines', layer: 'machines', mayImport: [], what: 'pure XState machines, policy functions and the problem registry' },
 ];
 
+const THE_HOUSE = HOUSE.map((r) => r.folder);
+
+/** A beside row's list is long: the whole house is printed as "the house". */
+function mayImportText(folders: readonly string[], dir: (f: string) => string): string {
+  const house = THE_HOUSE.every((f) => folders.includes(f));
+  const rest = folders.filter((f) => !house || !THE_HOUSE.includes(f)).map(dir);
+  return [...(house ? ['the house'] : []), ...rest].join(', ');
+}
+const HOUSE_AND_KIT = [...THE_HOUSE, 'testkit'];
+
 export const BESIDE_THE_HOUSE: readonly Row[] = [
-  { folder: 'test', layer: BESIDE, mayImport: 'anything', what: 'node:test suites against real PostgreSQL, SMTP and HTTP' },
-  { folder: 'testkit', layer: BESIDE, mayImport: 'anything', what: 'what the tests, benchmarks, drills and packages\' tests share' },
-  { folder: 'bench', layer: BESIDE, mayImport: 'anything', what: '`npm run bench -- <scenario>`' },
-  { folder: 'chaos', layer: BESIDE, mayImport: 'anything', what: '`npm run chaos`: crash and outage drills with a ledger' },
-  { folder: 'packages/*/test', layer: BESIDE, mayImport: 'anything', what: 'the packages\' tests, against a running service' },
-  { folder: 'packages/*/scripts', layer: BESIDE, mayImport: 'anything', what: 'the SDK\'s generator, reading the OpenAPI document' },
+  { folder: 'test', layer: BESIDE, mayImport: HOUSE_AND_KIT, what: 'node:test suites against real PostgreSQL, SMTP and HTTP' },
+  { folder: 'testkit', layer: BESIDE, mayImport: THE_HOUSE, what: 'what the tests, benchmarks, drills and packages\' tests share: the runner, the service and its peers' },
+  { folder: 'bench', layer: BESIDE, mayImport: HOUSE_AND_KIT, what: '`npm run bench -- <scenario>`' },
+  { folder: 'chaos', layer: BESIDE, mayImport: HOUSE_AND_KIT, what: '`npm run chaos`: crash and outage drills with a ledger' },
+  { folder: 'packages/*/test', layer: BESIDE, mayImport: [...HOUSE_AND_KIT, 'packages/*/scripts'], what: 'the packages\' tests, against a running service' },
+  { folder: 'packages/*/scripts', layer: BESIDE, mayImport: THE_HOUSE, what: 'the SDK\'s generator, reading the OpenAPI document' },
   { folder: 'examples', layer: BESIDE, mayImport: [], what: 'an agent and a webhook receiver, on the published SDK only' },
 ];
 
@@ -156,7 +166,7 @@ export function layoutTable(table: readonly Row[] = TABLE): string {
   const dir = (folder: string) => `\`${folder}/\``;
   const lines = ['| layer | folder | may import | what lives there |', '|---|---|---|---|'];
   for (const r of table) {
-    const may = r.mayImport === 'anything' ? 'anything' : r.mayImport.length ? r.mayImport.map(dir).join(', ') : 'no other folder';
+    const may = r.mayImport === 'anything' ? 'anything' : r.mayImport.length ? mayImportText(r.mayImport, dir) : 'no other folder';
     lines.push(`| ${r.layer} | ${dir(r.folder)} | ${may} | ${r.what} |`);
   }
   return lines.join('\n');

@@ -120,11 +120,14 @@ let lastRunning: string[] = [];
 /** When each test file's process was first and last seen running (to the second). */
 const spans = new Map<string, { from: number; to: number }>();
 
-/** The slowest test files, so a file that grows slow is seen in every run. */
+/**
+ * The slowest test files of a run of more files than the list holds (a run of a few prints only
+ * its totals), so a file that grows slow is seen in every whole run.
+ */
 function printSlowest(count = Number(process.env.TEST_SLOWEST ?? 8)): void {
+  if (spans.size <= count) return;
   const slowest = [...spans].map(([file, { from, to }]) => ({ file, seconds: Math.round((to - from) / 1000) + 1 }));
   slowest.sort((a, b) => b.seconds - a.seconds);
-  if (!slowest.length) return;
   console.log(`slowest test files (wall time, with ${process.env.TEST_CONCURRENCY ?? 2} running at once):`);
   for (const { file, seconds } of slowest.slice(0, count)) console.log(`  ${String(seconds).padStart(4)} s  ${file}`);
 }
