@@ -27,6 +27,13 @@ test('a runner that dies mid-suite fails the run, says the suite did not finish 
   assert.doesNotMatch(output, /\d+ passed, \d+ failed/);
 });
 
+test('a runner on its own embedded PostgreSQL that dies prints the server\'s last log lines with the unfinished notice', async () => {
+  const { code, output } = await runSuite(['test/fixtures/runner/ends-runner.ts'], '.', { DATABASE_URL: undefined });
+  assert.notEqual(code, 0);
+  assert.match(output, /THE SUITE DID NOT FINISH/);
+  assert.match(output, /the embedded PostgreSQL's last log lines:\n(?: {2}.*\n)*? {2}.*database system is ready to accept connections/);
+});
+
 test('a suite that finishes prints its summary and no unfinished notice', async () => {
   const { code, output } = await runSuite(['test/fixtures/reporter/passing.ts']);
   assert.equal(code, 0, output);

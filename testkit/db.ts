@@ -19,6 +19,17 @@ export function adminUrl(): string {
 export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
 
 /**
+ * A client of the suite's server. A connection the server drops (a file's database dropped WITH
+ * FORCE, the server stopping) fails the call being awaited; without a listener its error event
+ * would end the whole process instead, with a bare `read ECONNRESET`.
+ */
+function adminClient(base: URL): pg.Client {
+  const client = new pg.Client({ connectionString: base.toString() });
+  client.on('error', () => {});
+  return client;
+}
+
+/**
  * A new database: a copy of the runner's prepared one, or `empty` (no schema at all) for tests of
  * what a first start does, and when no runner prepared one.
  */
@@ -26,7 +37,7 @@ export async function createTestDatabase(opts: { empty?: boolean } = {}): Promis
   const base = new URL(adminUrl());
   const name = `t_${randomToken(12)}`;
   const template = opts.empty ? undefined : process.env.TEST_TEMPLATE_DATABASE;
-  const admin = new pg.Client({ connectionString: base.toString() });
+  const admin = adminClient(base);
   await admin.connect();
   try {
     // FILE_COPY (PostgreSQL 15 and later; before, the only way) copies the files at once instead
@@ -42,7 +53,7 @@ export async function createTestDatabase(opts: { empty?: boolean } = {}): Promis
     url: url.toString(),
     name,
     async drop() {
-      const c = new pg.Client({ connectionString: base.toString() });
+      const c = adminClient(base);
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       await c.end();

@@ -63,6 +63,7 @@ async function main(): Promise<number> {
     scratch = await openScratchEmbedded({
       database: 'postgres',
       flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      onLog: keepServerLog,
     });
     adminUrl = scratch.url;
   }
@@ -142,12 +143,20 @@ function summaryWritten(file: string): boolean {
   }
 }
 
-/** Says plainly that the suite did not finish, and which test files were running when it ended. */
+/** The embedded server's last log lines: when the suite ends early, they say what the server saw. */
+const serverLog: string[] = [];
+function keepServerLog(text: string): void {
+  serverLog.push(...text.split('\n').filter((line) => line.trim()));
+  serverLog.splice(0, Math.max(0, serverLog.length - 30));
+}
+
+/** Says plainly that the suite did not finish, which test files were running, and what PostgreSQL last logged. */
 function reportUnfinished(why: string): void {
   const running = runner ? runningFiles(runner.pid!).map((r) => r.file) : [];
   const files = running.length ? running : lastRunning;
   console.error(`\nTHE SUITE DID NOT FINISH: ${why}.`);
   console.error(`test files running when it ended:\n${files.map((f) => `  ${f}`).join('\n') || '  (none had started)'}`);
+  if (serverLog.length) console.error(`the embedded PostgreSQL's last log lines:\n${serverLog.map((l) => `  ${l}`).join('\n')}`);
 }
 
 /** The test files node's runner still has a process for (one child per file). */
