@@ -10,7 +10,7 @@ import { Problem } from '../machines/problems.ts';
 import { observeHttpRequest } from '../service/metrics.ts';
 import { loadApiDocument, type OperationSpec } from './openapi.ts';
 import { operationChain, problemsBase } from './pipeline.ts';
-import { compileValidators } from './validate.ts';
+import { requestValidators } from './validate.ts';
 
 export type AppOptions = {
   services: Services;
@@ -25,7 +25,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export function createApp({ services, routes, mcp, console: consoleApp }: AppOptions): Koa<ApiState> {
   const api = loadApiDocument();
-  const validators = compileValidators(api);
+  const validators = requestValidators(api);
   const app = new Koa<ApiState>();
   const log = services.log.child({ component: 'http' });
 

@@ -18,7 +18,7 @@ import { loadApiDocument } from './openapi.ts';
 import { problemsBase } from './pipeline.ts';
 import { presentReview } from '../actors/present/reviews.ts';
 import { createReviewerFeed, type WorkSink } from './reviewer-feed.ts';
-import { compileValidators, jsonTooDeep, nulProblem, tooDeepProblem, validationProblem } from './validate.ts';
+import { requestValidators, jsonTooDeep, nulProblem, tooDeepProblem, validationProblem } from './validate.ts';
 
 export const REVIEWER_WS_PATH = '/v1/reviewer/ws';
 const DECISION_OPERATION = 'decideReview';
@@ -53,7 +53,7 @@ function resumeId(req: http.IncomingMessage, url: URL): string | undefined {
 export function attachReviewerSocket(server: http.Server, s: Services): ReviewerSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const feed = createReviewerFeed(s, 'websocket');
-  const decisionBody = compileValidators(loadApiDocument(), (op) => op.operationId === DECISION_OPERATION).get(DECISION_OPERATION)!;
+  const decisionBody = requestValidators(loadApiDocument(), (op) => op.operationId === DECISION_OPERATION).get(DECISION_OPERATION)!;
   const base = problemsBase(s);
 
   /** The body of the REST decision's answer for one decision frame: a Review, or a problem. */

@@ -1,4 +1,4 @@
-// Request validation compiled once at start from the OpenAPI document's schemas.
+// Request validation from the OpenAPI document's schemas, each compiled once, when first needed.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Problem, type FieldError } from '../machines/problems.ts';
@@ -31,26 +31,50 @@ function objectSchema(params: Record<string, any>[], where: string): Record<stri
   };
 }
 
-export function compileValidators(api: ApiDocument, only?: (op: OperationSpec) => boolean): Map<string, Validators> {
-  const strictAjv = newAjv(false);
-  const coercingAjv = newAjv(true);
-  strictAjv.addSchema(api.doc, 'api');
-  coercingAjv.addSchema(api.doc, 'api');
+/**
+ * Each operation's validators, each compiled the first time a request needs it: compiling all of
+ * them costs half a second of CPU at every start, most of it for operations a process never serves.
+ */
+export function requestValidators(api: ApiDocument, only?: (op: OperationSpec) => boolean): Map<string, Validators> {
+  let ajvs: { strict: Ajv; coercing: Ajv } | undefined;
+  const ajv = () => {
+    if (!ajvs) {
+      ajvs = { strict: newAjv(false), coercing: newAjv(true) };
+      ajvs.strict.addSchema(api.doc, 'api');
+      ajvs.coercing.addSchema(api.doc, 'api');
+    }
+    return ajvs;
+  };
   const out = new Map<string, Validators>();
   for (const op of api.operations) {
     if (only && !only(op)) continue;
-    const v: Validators = { bodyKeys: [] };
-    if (op.bodyPointer) {
-      v.body = strictAjv.compile({ $ref: `api${op.bodyPointer}` });
-      v.bodyKeys = topLevelKeys(api.doc, op);
-    }
     const query = objectSchema(op.parameters, 'query');
-    if (query) v.query = coercingAjv.compile(withComponents(query));
     const params = objectSchema(op.parameters, 'path');
-    if (params) v.params = coercingAjv.compile(withComponents(params));
-    out.set(op.operationId, v);
+    const body = op.bodyPointer ? once(() => ajv().strict.compile({ $ref: `api${op.bodyPointer}` })) : undefined;
+    const queryCheck = query ? once(() => ajv().coercing.compile(withComponents(query))) : undefined;
+    const paramsCheck = params ? once(() => ajv().coercing.compile(withComponents(params))) : undefined;
+    const keys = once(() => (op.bodyPointer ? topLevelKeys(api.doc, op) : []));
+    out.set(op.operationId, {
+      get body() {
+        return body?.();
+      },
+      get query() {
+        return queryCheck?.();
+      },
+      get params() {
+        return paramsCheck?.();
+      },
+      get bodyKeys() {
+        return keys();
+      },
+    });
   }
   return out;
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 // Parameter schemas may reference components; point those at the registered document.

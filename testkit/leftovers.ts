@@ -5,7 +5,11 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 
 type Owner = { name: string };
-type Tracked = { owner: Owner; type: string; resource: unknown; stack: string };
+// Where it was created, captured cheaply and turned into text only when a leftover is looked at:
+// formatting a stack (through source maps) at every timer and socket cost a second a file.
+type Tracked = { owner: Owner; type: string; resource: unknown; created: Error };
+
+const stackOf = (t: Tracked): string => t.created.stack!.split('\n').slice(2, 12).join('\n');
 
 const owners = new AsyncLocalStorage<Owner>();
 const tracked = new Map<number, Tracked>();
@@ -17,12 +21,7 @@ createHook({
     if (!TYPES.has(type)) return;
     const owner = owners.getStore();
     if (!owner) return;
-    const stack = new Error().stack!.split('\n').slice(2, 12).join('\n');
-    // Not the service's to close: fetch() keeps its sockets (and their timers) in one pool for
-    // the whole process, which closes them itself once idle; AbortSignal.timeout's timer is
-    // unref'd and dropped with its signal.
-    if (/undici|setWeakAbortSignalTimeout/.test(stack)) return;
-    tracked.set(id, { owner, type, resource, stack });
+    tracked.set(id, { owner, type, resource, created: new Error() });
   },
   destroy(id) {
     tracked.delete(id);
@@ -38,6 +37,10 @@ export function owned<T>(owner: Owner, fn: () => Promise<T>): Promise<T> {
 function remaining(owner: Owner): Tracked[] {
   return [...tracked.values()].filter((t) => {
     if (t.owner !== owner) return false;
+    // Not the service's to close: fetch() keeps its sockets (and their timers) in one pool for
+    // the whole process, which closes them itself once idle; AbortSignal.timeout's timer is
+    // unref'd and dropped with its signal.
+    if (/undici|setWeakAbortSignalTimeout/.test(stackOf(t))) return false;
     // A timer that fired and was not re-armed is destroyed on a later tick; skip it meanwhile.
     // An unref'd one (a pool's connect timeout, an idle session's) does not hold the process.
     if (t.type === 'Timeout') return !(t.resource as { _destroyed?: boolean })._destroyed && (t.resource as NodeJS.Timeout).hasRef();
@@ -61,7 +64,7 @@ export async function assertNothingLeft(owner: Owner, graceMs = 2_000): Promise<
   const lines = left.map((t) => {
     const timer = t.type === 'Timeout' ? (t.resource as NodeJS.Timeout & { _idleTimeout: number; _repeat: number | null }) : null;
     const what = timer ? `${timer.hasRef() ? '' : 'unref\'d '}${timer._repeat ? 'interval' : 'timeout'} of ${timer._idleTimeout} ms` : t.type;
-    return `${what}, created\n${t.stack}`;
+    return `${what}, created\n${stackOf(t)}`;
   });
   throw new Error(`${owner.name} left ${left.length} timer(s) or socket(s) behind after stop():\n${lines.join('\n\n')}`);
 }

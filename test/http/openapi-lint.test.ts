@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { mergeDocument } from '../../http/openapi.ts';
+import { loadApiDocument, mergeDocument } from '../../http/openapi.ts';
+import { requestValidators } from '../../http/validate.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -32,5 +33,19 @@ test('the merged OpenAPI document has no lint errors or warnings under the recom
     assert.deepEqual({ errors: report.totals.errors, warnings: report.totals.warnings }, { errors: 0, warnings: 0 });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("every operation's path, query and body schemas compile into the validators requests are checked with", () => {
+  // The service compiles each when a request first needs it; a schema that cannot compile is found here, not by a caller.
+  const api = loadApiDocument();
+  const validators = requestValidators(api);
+  assert.equal(validators.size, api.operations.length);
+  for (const op of api.operations) {
+    const v = validators.get(op.operationId)!;
+    assert.equal(typeof v.params, op.parameters.some((p) => p.in === 'path') ? 'function' : 'undefined', `${op.operationId} path parameters`);
+    assert.equal(typeof v.query, op.parameters.some((p) => p.in === 'query') ? 'function' : 'undefined', `${op.operationId} query parameters`);
+    assert.equal(typeof v.body, op.bodyPointer ? 'function' : 'undefined', `${op.operationId} body`);
+    assert.ok(Array.isArray(v.bodyKeys), `${op.operationId} accepted body keys`);
   }
 });
