@@ -28,9 +28,8 @@ import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
 import { loadConfig } from '../service/config.ts';
 import { startService } from '../roles/start.ts';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { MAX_MESSAGE_BYTES } from '../actors/send.ts';
+import { largestSendBody } from '../testkit/large-send.ts';
 import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
 import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
@@ -97,14 +96,7 @@ async function largeSendsPeak(o: { env: Record<string, string>; databaseUrl: str
   try {
     const base = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${base}/readyz`).catch(() => null))?.ok === true);
-    const part = Math.floor((MAX_MESSAGE_BYTES - 1024) / 5);
-    const body = JSON.stringify({
-      to: ['someone@example.com'],
-      subject: 'Large',
-      text: 'See attached.',
-      intent: { summary: 'Send the quarterly archive' },
-      attachments: Array.from({ length: 5 }, (_, i) => ({ filename: `part${i}.bin`, content: crypto.randomBytes(part).toString('base64') })),
-    });
+    const body = largestSendBody();
     const send = async (json: string) => {
       const res = await fetch(`${base}/v1/inboxes/${o.agent.inbox}/send`, {
         method: 'POST',

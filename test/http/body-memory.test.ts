@@ -5,10 +5,9 @@
 // This is a bound on memory, not a timing: the sends may take as long as they need.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { MAX_MESSAGE_BYTES } from '../../actors/send.ts';
+import { largestSendBody } from '../../testkit/large-send.ts';
 import { client } from '../../testkit/http.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
@@ -38,15 +37,7 @@ test(`eight concurrent sends of the largest body grow the process by less than $
     const inbox = await api.post('/v1/inboxes', {}, agentKey);
     assert.equal(inbox.status, 201, inbox.text);
 
-    // A message of 25 MiB: five attachments of random bytes (so nothing compresses), in base64.
-    const part = Math.floor((MAX_MESSAGE_BYTES - 1024) / 5);
-    const body = JSON.stringify({
-      to: ['someone@example.com'],
-      subject: 'Large',
-      text: 'See attached.',
-      intent: { summary: 'Send the quarterly archive' },
-      attachments: Array.from({ length: 5 }, (_, i) => ({ filename: `part${i}.bin`, content: crypto.randomBytes(part).toString('base64') })),
-    });
+    const body = largestSendBody();
     assert.ok(body.length > 33 * 1024 * 1024, `the body is ${body.length} bytes`);
     const send = () => api.request('POST', `/v1/inboxes/${inbox.body.id}/send`, { raw: body, token: agentKey });
 
