@@ -9,6 +9,7 @@ import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
+import { focused } from './queue-kit.ts';
 
 const browser = await launchBrowser();
 const relay = await startRelay();
@@ -51,7 +52,9 @@ test("a review's machine view marks its current state, highlights the transition
   assert.match(await view.innerText(), /Legal now: approve, edit, reject, chat, revise, cancel/);
   assert.deepEqual(await seriousA11yViolations(page), [], 'the machine view passes axe');
   assert.deepEqual(log.errors.splice(0), []);
+  // x asks first: Ctrl+Enter confirms once the question has the focus.
   await page.keyboard.press('x');
+  await focused(page, 'Why cancel (optional)');
   await page.keyboard.press('Control+Enter');
   await agent.until(id, 'cancelled');
   await page.getByRole('heading', { name: 'Review queue' }).waitFor();
