@@ -2,7 +2,7 @@
 import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
-import type { Pool } from '../storage/db.ts';
+import { withSessionLock, type Pool } from '../storage/db.ts';
 import type { Listener } from '../service/listener.ts';
 import { observeJob } from '../service/metrics.ts';
 import { JOB_WAKE_CHANNEL, type Queue } from '../service/queue.ts';
@@ -17,17 +17,12 @@ const QUEUE_LOCK_KEY = 7_146_002;
  * them stopped with `deadlock detected`). Queues that exist are left alone.
  */
 export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
-  const client = await db.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [QUEUE_LOCK_KEY]);
+  await withSessionLock(db, QUEUE_LOCK_KEY, async () => {
     const existing = new Set((await queue.boss.getQueues()).map((q) => q.name));
     for (const w of workers) {
       if (!existing.has(w.name)) await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
     }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [QUEUE_LOCK_KEY]).catch(() => {});
-    client.release();
-  }
+  });
 }
 
 export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => void> {

@@ -106,6 +106,21 @@ function commitText(client: pg.ClientBase, notifications: Array<[string, string]
   return `COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
 }
 
+/**
+ * Runs `fn` on one connection holding a session advisory lock, so processes starting together on
+ * one database take turns (migrations, creating the job queues). Released however `fn` ends.
+ */
+export async function withSessionLock<T>(pool: Pool, key: number, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    return await fn(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => {});
+    client.release();
+  }
+}
+
 /** A transaction-scoped advisory lock key for a name (the first 64 bits of its SHA-256). */
 export function lockKey(name: string): bigint {
   return BigInt.asIntN(64, crypto.createHash('sha256').update(name).digest().readBigUInt64BE(0));

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Pool } from './db.ts';
+import { withSessionLock, type Pool } from './db.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const LOCK_KEY = 7_146_001; // any constant shared by every process of this service
@@ -21,13 +21,11 @@ export function assertServerVersion(versionNum: number, version: string): void {
 }
 
 export async function migrate(pool: Pool): Promise<string[]> {
-  const client = await pool.connect();
-  try {
+  return withSessionLock(pool, LOCK_KEY, async (client) => {
     const { rows } = await client.query<{ v: number; name: string }>(
       "SELECT current_setting('server_version_num')::int AS v, current_setting('server_version') AS name",
     );
     assertServerVersion(rows[0]!.v, rows[0]!.name);
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
@@ -48,10 +46,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
       applied.push(file);
     }
     return applied;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
-    client.release();
-  }
+  });
 }
 
 /** True when every migration file is recorded as applied. */
