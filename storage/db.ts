@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../service/logger.ts';
 
 export type Pool = pg.Pool;
 export type Executor = pg.Pool | pg.PoolClient | pg.ClientBase;
@@ -8,7 +7,10 @@ export type Executor = pg.Pool | pg.PoolClient | pg.ClientBase;
 // bigint columns (event ids, counters) come back as JS numbers; they stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPool(url: string, log: Logger, max = 20, applicationName?: string): Pool {
+/** What the pool logs through (the service's logger fits): a lost connection is a warning. */
+export type PoolLog = { warn(details: object, message: string): void };
+
+export function createPool(url: string, log: PoolLog, max = 20, applicationName?: string): Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: applicationName });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));

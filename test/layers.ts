@@ -33,7 +33,7 @@ export const HOUSE: readonly HouseRow[] = [
   { folder: 'packages/*/src', layer: 'transports', mayImport: [], what: 'sdk (the TypeScript client) and mcp (the MCP server, built on the SDK): the server only over HTTP' },
   { folder: 'actors', layer: 'actors', mayImport: ['mail', 'storage', 'service', 'machines'], what: 'commands and queries, machine kinds and their effects, the shapes of responses and bodies (present/), the table of jobs and its workers (pg-boss)' },
   { folder: 'mail', layer: 'mail', mayImport: ['storage', 'service', 'machines'], what: 'SMTP protocol and policies, MIME parsing and derived views, outbound transports' },
-  { folder: 'storage', layer: 'infrastructure', mayImport: ['service', 'machines'], what: 'the pg pool, SQL migrations, one module of SQL per aggregate' },
+  { folder: 'storage', layer: 'infrastructure', mayImport: ['machines'], what: 'the pg pool, SQL migrations, one module of SQL per aggregate' },
   { folder: 'service', layer: 'infrastructure', mayImport: ['storage', 'machines'], what: 'configuration, logging, identity provider, job queue, LISTEN fan-out, encryption, DNS, metrics' },
   { folder: 'machines', layer: 'machines', mayImport: [], what: 'pure XState machines, policy functions and the problem registry' },
 ];
