@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../testkit/test.ts';
 import { promisify } from 'node:util';
 import { startTestService } from '../testkit/service.ts';
 

@@ -2,7 +2,7 @@
 // token in the environment, the queue listed, a review read, and decisions made on the revision read.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../testkit/test.ts';
 import { createTenant, startTestService } from '../testkit/service.ts';
 import { INTENT, agentWithInbox } from './reviews/setup.ts';
 

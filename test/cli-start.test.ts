@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../testkit/test.ts';
 import { promisify } from 'node:util';
 import { loadConfig, PROJECT_ROOT } from '../service/config.ts';
 import { freePort } from '../storage/embedded.ts';

@@ -3,7 +3,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../testkit/test.ts';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../service/config.ts';
 import { startTestService } from '../testkit/service.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../testkit/test.ts';
 import {
   BESIDE,
   HOUSE,
@@ -175,5 +175,13 @@ describe('the check', () => {
       { file: 'http/r.ts', text: "import { Problem } from '../machines/problems.ts';" },
     ]);
     assert.deepEqual(circles, [['actors/a.ts', 'actors/b.ts'], ['machines/self.ts'], ['mail/x.ts', 'mail/y.ts', 'storage/z.ts']]);
+  });
+});
+
+describe('test files', () => {
+  test('declare their tests through testkit/test.ts: only the kit\'s runner parts import node:test', () => {
+    // In a worker of the suite, node's own test() would run a file's tests after its services stopped.
+    const direct = sources.filter((s) => /from ['"]node:test['"]/.test(s.text)).map((s) => s.file);
+    assert.deepEqual(direct.sort(), ['testkit/test.ts', 'testkit/worker.ts']);
   });
 });

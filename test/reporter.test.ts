@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../testkit/test.ts';
 
 function runWithReporter(files: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@
 // reaches outside loopback on its own.
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { after } from 'node:test';
+import { after } from './test.ts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,6 +1,6 @@
 // A real DNS server on loopback (dns2, UDP) serving a zone the test edits as it goes: TXT, MX and A
 // records by name. `silent` makes it drop every query, as a server that never answers.
-import { after } from 'node:test';
+import { after } from './test.ts';
 import dns2 from 'dns2';
 
 const { Packet } = dns2;

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
+import { after } from './test.ts';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';

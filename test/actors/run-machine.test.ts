@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { applyEvent, createInstance, describeMachine, type MachineAction, type MachineKind } from '../../actors/run-machine.ts';
 import { allowedActions, classifyRejection } from '../../machines/review-verbs.ts';
 import { REVIEW_MACHINE_VERSION, reviewRequestMachine } from '../../machines/review-request.ts';

@@ -2,7 +2,7 @@
 // senders against the free plan's 100 recipients a day, every send one recipient. Exactly 100 are
 // accepted, the rest are 403 quota_exceeded, and the counters hold 100 reserved, 100 reviews.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { spawnService } from '../../testkit/drills.ts';
 import type { Client } from '../../testkit/http.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

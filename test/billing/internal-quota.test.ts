@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { MAX_DEFERRALS } from '../../machines/policy/delivery-outcome.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

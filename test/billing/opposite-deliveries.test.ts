@@ -4,7 +4,7 @@
 // another in a cycle: none is aborted as a deadlock and retried, and the counters are exact.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import type { Reply } from '../../testkit/http.ts';
@@ -91,6 +91,6 @@ test('opposite internal deliveries between two orgs all succeed on their first a
   assert.deepEqual(await inbox(b), [{ folder: 'INBOX', n: PER_DIRECTION }, { folder: 'SENT', n: PER_DIRECTION }]);
 });
 
-test.after(async () => {
+after(async () => {
   await second.stop();
 });

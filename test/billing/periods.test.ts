@@ -1,7 +1,7 @@
 // The period-boundary job: ended days and months are closed once, each announced with a
 // usage.period_closed event carrying its final figures; the open periods keep counting.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { closeUsagePeriods } from '../../actors/usage-periods.ts';
 import { usagePeriodsWorker } from '../../actors/workers/usage-periods.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

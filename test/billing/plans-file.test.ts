@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plans-'));

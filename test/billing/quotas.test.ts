@@ -2,7 +2,7 @@
 // their reservations, the enrollment key's allowances, inbound refusal over quota, and the billing
 // reads matching the traffic of the test. The plans file makes the caps small enough to reach.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth, startSmallPlansService } from '../helpers/quota.ts';
 import { createTenant, type Tenant } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

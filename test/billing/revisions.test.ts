@@ -3,7 +3,7 @@
 // review holds is refused past the plan's daily cap, its monthly quota or the enrollment key's
 // daily sending with the same 403 quota_exceeded as a send, and nothing changes.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { assertQuotaRefusal, nextUtcMidnight, nextUtcMonth, startSmallPlansService } from '../helpers/quota.ts';
 import { createTenant, type Tenant } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -2,7 +2,7 @@
 // processes on one database against a cap of 50. Exactly 50 go out on their own, the rest are
 // queued for review with reason auto_send_cap, and every send has its review.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { autoSendCapsWorker } from '../../actors/workers/auto-send-caps.ts';
 import { autoSendsToday } from '../../storage/categories.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -1,7 +1,7 @@
 // The daily auto-send count against the database itself: many senders at once, most of them
 // past the cap, each in a transaction that holds its slot for a while, as a send does.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool, withTransaction } from '../../storage/db.ts';
 import { AUTO_SEND_SLOTS, takeAutoSend } from '../../storage/categories.ts';

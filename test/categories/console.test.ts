@@ -1,7 +1,7 @@
 // Categories on both planes: the console creates, edits and moves them between rungs; agents see
 // the shared ones and their own private ones only; graduation is refused while pinned or unearned.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -2,7 +2,7 @@
 // loopback: approvals unchanged graduate a category, its next send goes straight to the relay,
 // a first-contact recipient still waits for a human, and edits in a row demote it again.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';

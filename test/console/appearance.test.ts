@@ -3,7 +3,7 @@
 // settings a team needs) fits the phone's width without scrolling the page sideways, takes the dark
 // colours when the system asks for them, and passes axe (contrast among its checks) either way.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';

@@ -4,7 +4,7 @@
 // carries the revision of the review object on screen, and a change is never decided on by the
 // press that was aimed at what was there before it.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import {
   checkedBeforeSend,
   decisionApplied,

@@ -1,5 +1,5 @@
 // The console's diagram layout is a pure module of the page; it runs here as it runs there.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { BOX, arrowPath, layoutMachine, takenPairs } from '../../console/app/layout.js';
 import { machineGraph } from '../../machines/graph.ts';

@@ -2,7 +2,7 @@
 // real service and a real SMTP relay on loopback: a review's diagram marks where it is and how it
 // got there, and a mail a graduated category sent on its own reaches the human without a reload.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

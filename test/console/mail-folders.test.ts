@@ -3,7 +3,7 @@
 // service computed them against a DNS server on loopback: a signed mail passes, a spoofed one fails.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

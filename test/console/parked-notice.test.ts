@@ -2,7 +2,7 @@
 // the project's humans on the console, in a real Chromium against the real service and relay. It
 // used to wait silently for an operator who knew to look.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -2,7 +2,7 @@
 // page, an agent that queues drafts, and the moves a person makes (select with j/k, wait for the
 // pane to show a revision).
 import assert from 'node:assert/strict';
-import { after } from 'node:test';
+import { after } from '../../testkit/test.ts';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, type PageLog } from '../../testkit/browser.ts';

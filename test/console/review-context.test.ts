@@ -2,7 +2,7 @@
 // being answered opened, its html in the mail viewer's sandboxed frame), To and Cc apart, the
 // attachments, and the rules standing; and addresses that survive a reload, with back and forward.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { seriousA11yViolations } from '../../testkit/browser.ts';

@@ -5,7 +5,7 @@
 // exactly the revision on screen. The same for the queue's preview pane, for x, and for the edit,
 // reject and chat forms.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { feedbackOf, focused, noPageErrors, queue, received, reviewNow, revise, select, showsRevision, startKit } from './queue-kit.ts';
 
 const k = await startKit();

@@ -3,7 +3,7 @@
 // submits with Ctrl+Enter and discards with Escape. The relay is a real SMTP server on loopback;
 // what it receives is what the human decided.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
 import { createTenant } from '../../testkit/service.ts';
 import { feedbackOf, focused, noPageErrors, queue, received, row, select, signInLink, startKit } from './queue-kit.ts';

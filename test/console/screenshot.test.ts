@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { PROJECT_ROOT } from '../../service/config.ts';
 import { launchBrowser, openPage } from '../../testkit/browser.ts';

@@ -1,7 +1,7 @@
 // The console transport over real HTTP: the page and its modules, its Content-Security-Policy and
 // script budget, and sessions (one-time link, pasted token, sign-out) that the API accepts.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import zlib from 'node:zlib';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { consoleScriptPaths } from '../../console/server.ts';

@@ -2,7 +2,7 @@
 // tokens, agents and their keys. Each change made in the page is checked through the API the
 // agents use; each secret is shown once and never read back; another org's user sees none of it.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';

@@ -1,7 +1,7 @@
 // The notifications settings area in a real Chromium: a member picks how review notices reach them
 // in the project, and an owner names the chat-ops channel; each change is checked through the API.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations } from '../../testkit/browser.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -3,7 +3,7 @@
 // writing rules. Each change made in the page is checked through the API; refusals are shown with
 // their code, the field named and the facts of a 409; another org's user sees none of it.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';

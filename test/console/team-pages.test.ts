@@ -3,7 +3,7 @@
 // to publish, a check against a DNS server on loopback, the status), and the plan with its usage
 // meters. Each change made in the page is checked over the console plane's API; each page passes axe.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import type { Page } from 'playwright-core';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage, seriousA11yViolations, type PageLog } from '../../testkit/browser.ts';

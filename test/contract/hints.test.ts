@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { loadApiDocument } from '../../http/openapi.ts';
 import { checkIntent } from '../../machines/policy/intent-gate.ts';
 import { PENDING_TOOLS, TOOLS } from '../../packages/mcp/src/index.ts';

@@ -2,7 +2,7 @@
 // recipients a rolling 24 hours: `npm run chaos -- --minutes 10` used them up after two rounds,
 // every send was refused from then on, and the drill died waiting for its load without a ledger.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { DRILL_RECIPIENT_LIMIT, setUpAgent } from '../../testkit/drills.ts';
 import { startTestService } from '../../testkit/service.ts';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { promisify } from 'node:util';
 
 test('the operating guide\'s `npm run chaos` prints a ledger with nothing lost or duplicated', async () => {

@@ -3,7 +3,7 @@
 // and answers 202, instead of "still running" for a day. The review and the stored reply commit
 // together, so there is never a review without its replay, nor a second review.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import pg from 'pg';
 import { setUpAgent, spawnService, until, type Agent } from '../../testkit/drills.ts';
 import { inboxSendLock } from '../../storage/reviews.ts';

@@ -3,7 +3,7 @@
 // the records published on a DNS server on loopback.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { authenticate } from 'mailauth';
 import { dnsResolver } from '../../service/dns.ts';
 import { publishRecords, startTestDns } from '../../testkit/dns.ts';

@@ -2,7 +2,7 @@
 // verification judges each one, the daily re-verification notices a record taken away, and
 // inboxes on a verified domain receive mail over SMTP.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { domainRecheckWorker } from '../../actors/workers/domain-recheck.ts';
 import { publishRecords, startTestDns } from '../../testkit/dns.ts';
 import { sendMail } from '../../testkit/mail.ts';

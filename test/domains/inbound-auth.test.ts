@@ -4,7 +4,7 @@
 // filter search and wait.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { webhookBody } from '../../actors/present/events.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';

@@ -2,7 +2,7 @@
 // a forward of a DMARC-failing mail are queued for the human with the reasons; a reply to a clean
 // mail is released.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { startTestDns } from '../../testkit/dns.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

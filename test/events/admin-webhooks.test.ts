@@ -4,7 +4,7 @@
 // console user reaches none of it.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { addInbox, receiveMessage, startReceiver } from './helpers.ts';

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 import { encryptionKey, open, seal } from '../../service/encryption.ts';
 

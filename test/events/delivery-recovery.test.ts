@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_DELIVERY } from '../../actors/workers/webhook-delivery.ts';
 import { verifyWebhook } from '../../packages/sdk/src/webhooks.ts';

@@ -1,7 +1,7 @@
 // Webhook delivery to real HTTP receivers on loopback: signatures, retries, deactivation, filtering.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { checkWebhookSignature, verifyWebhook } from '../../packages/sdk/src/webhooks.ts';
 import { createLogger } from '../../service/logger.ts';
 import { sendMail } from '../../testkit/mail.ts';

@@ -2,7 +2,7 @@
 // events published the way ingestion publishes them (publishEvent inside the message's transaction).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after } from 'node:test';
+import { after } from '../../testkit/test.ts';
 import { publishEvent } from '../../actors/events.ts';
 import { withTransaction } from '../../storage/db.ts';
 import type { EventRow } from '../../storage/events.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { canSeeEvent, parseTypeFilter } from '../../machines/policy/event-scope.ts';
 import { afterAttempt, isDelivered } from '../../machines/policy/webhook-retry.ts';
 import { blockedAddressReason, embeddedIPv4, resolvedProblem, urlProblem } from '../../machines/policy/webhook-target.ts';

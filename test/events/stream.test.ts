@@ -1,6 +1,6 @@
 // The live event stream over real HTTP: live delivery, resume without loss or repeats, reach.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -1,6 +1,6 @@
 // The SDK's receiver-side verifier, against signatures made the way the delivery worker makes them.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { signatureHeader } from '../../actors/webhook-transport.ts';
 import { checkWebhookSignature, verifyWebhook } from '../../packages/sdk/src/webhooks.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { addInbox, startReceiver } from './helpers.ts';

@@ -3,7 +3,7 @@
 // and a Content-Length between the two was read whole before anything looked at it.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { MAX_MESSAGE_BYTES } from '../../actors/send.ts';
 import { loadApiDocument } from '../../http/openapi.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { largestSendBody } from '../../testkit/large-send.ts';
 import { client } from '../../testkit/http.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

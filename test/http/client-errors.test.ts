@@ -3,7 +3,7 @@
 // or bad chunking); every answer is problem+json now. Raw sockets, since fetch would not send them.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });

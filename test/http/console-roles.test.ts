@@ -3,7 +3,7 @@
 // carry a body that fails validation (`[]`) and ids that do not exist, so a caller the document
 // admits gets past the role gate and stops at 400 or 404 without changing anything.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { CONSOLE_OPERATIONS } from '../../machines/policy/console-operations.ts';
 import { ROLES, type Role } from '../../machines/policy/console-roles.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import * as jose from 'jose';
 import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';

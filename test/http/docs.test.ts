@@ -1,7 +1,7 @@
 // API reference pages: served by the service itself, renderer included, under a CSP of this origin only.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });

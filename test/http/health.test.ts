@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { allRoutes } from '../../http/routes/index.ts';
 import { startTestService } from '../../testkit/service.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { ORG_OWNER } from '../../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../../actors/enrollment.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -1,7 +1,7 @@
 // `include` on list and get endpoints: each operation expands only the paths it lists, at most
 // two steps deep, and what it includes is read again within the caller's ceiling.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { findAgentsInScope } from '../../storage/agents.ts';

@@ -3,7 +3,7 @@
 // ceiling, is refused exactly when the served document says the role may not grant it, and a
 // refusal stores nothing. Invitations, which mint roles, never hand out more than the inviter may.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { CONSOLE_OPERATIONS } from '../../machines/policy/console-operations.ts';
 import { PERMISSION_GRANTS, ROLES, type Role } from '../../machines/policy/console-roles.ts';
 import { DEFAULT_PERMISSIONS, PERMISSIONS } from '../../machines/policy/permissions.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { fileURLToPath } from 'node:url';
 import { sendMail, sendRaw } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -2,7 +2,7 @@
 // move their counters, the scrape-time figures (queues, reviews) are there, and the whole text parses as the
 // Prometheus exposition format.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { startReceiver } from '../events/helpers.ts';

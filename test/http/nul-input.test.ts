@@ -3,7 +3,7 @@
 // 0x00`; 103 responses over 56 operations). Every operation of the OpenAPI document is walked
 // here, so an operation added later is covered without a line more.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

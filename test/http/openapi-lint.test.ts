@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { promisify } from 'node:util';
 import { loadApiDocument, mergeDocument } from '../../http/openapi.ts';
 import { requestValidators } from '../../http/validate.ts';

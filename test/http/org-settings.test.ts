@@ -1,7 +1,7 @@
 // Org settings on the console plane: defaults, a PATCH of any subset, validation naming the field,
 // and the settings used where they apply (new enrollment tokens, new inboxes).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'], env: { FREE_INBOX_DOMAIN: 'free.test' } });

@@ -1,7 +1,7 @@
 // Stopping PostgreSQL under a running service, then starting it again: the service answers 503
 // meanwhile and recovers by itself, with its job queue still working.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { openScratchEmbedded } from '../../storage/embedded.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

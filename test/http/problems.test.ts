@@ -1,6 +1,6 @@
 // Problem type pages: every `type` URI the API puts in a problem+json answers with the code's page.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { ERROR_CODES } from '../../machines/problems.ts';
 import { startTestService } from '../../testkit/service.ts';
 

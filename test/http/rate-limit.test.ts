@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { decideRate } from '../../machines/policy/rate-limit.ts';
 import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 

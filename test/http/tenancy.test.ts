@@ -1,6 +1,6 @@
 // What each key ceiling reaches among inboxes and their messages: anything outside is 404.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 

@@ -1,7 +1,7 @@
 // Deleting an inbox (agent and console planes) and changing its recipient limit, through real
 // HTTP, real SMTP in and a real relay out.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

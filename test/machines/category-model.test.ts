@@ -2,7 +2,7 @@
 // check the legal verbs in each; then drive long random runs of outcomes and human verbs through
 // the machine and through a plain reference model of the graduation rules, and require that both
 // agree on the rung, the runs and every category event after every step.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { getShortestPaths } from '@xstate/graph';
 import { initialTransition, transition } from 'xstate';

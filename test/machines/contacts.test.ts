@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { checkRecipients, matchesPattern } from '../../machines/policy/contacts.ts';
 import type { ContactEntry } from '../../machines/policy/contacts.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { createMachine } from 'xstate';
 import { machineGraph } from '../../machines/graph.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import { addressOf, checkUsername, generatedLocalPart } from '../../machines/policy/inbox-address.ts';
 import { needsBreadthPick, scopeOfKey } from '../../machines/policy/inbox-scope.ts';
 import { DEFAULT_PLANS as PLANS, checkQuota, nextUsageReset, parsePlans, planOf } from '../../machines/policy/plans.ts';

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { INTENT_SUMMARY_MAX, INTENT_SUMMARY_MIN, checkIntent } from '../../machines/policy/intent-gate.ts';
 

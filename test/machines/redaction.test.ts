@@ -1,6 +1,6 @@
 // The secrets support evidence loses before storage, and what it keeps.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import { REDACTED, redactEvidence, redactText } from '../../machines/policy/redaction.ts';
 
 describe('support evidence redaction', () => {

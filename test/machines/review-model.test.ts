@@ -1,7 +1,7 @@
 // Model-based test: walk the review machine with @xstate/graph to every reachable configuration,
 // then in each one try every verb from every actor, current and stale, and check that the
 // `allowed_action` hints and the 409 classification agree with what the machine actually does.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { getShortestPaths } from '@xstate/graph';
 import { transition } from 'xstate';

@@ -1,6 +1,6 @@
 // Model-based test of the rule machine: walk every reachable state with @xstate/graph, then try
 // every verb in each one and check the machine, its allowed-verb hints and its effects agree.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { getShortestPaths } from '@xstate/graph';
 import { initialTransition, transition } from 'xstate';

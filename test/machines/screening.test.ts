@@ -1,6 +1,6 @@
 // The screening heuristic on its own: each reason with a message that has it and one that does not.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { isLookalike, screenMessage, type ScreenInput } from '../../machines/policy/screening.ts';
 
 const base: ScreenInput = {

@@ -2,7 +2,7 @@
 // configuration, then in each one try every event and check the contract's table: only the right
 // code verifies, the fifth wrong code locks, only the current code's timer expires it, a re-signup
 // replaces the code, and every way out of pending verification revokes the temporary key.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { getShortestPaths } from '@xstate/graph';
 import { initialTransition, transition } from 'xstate';

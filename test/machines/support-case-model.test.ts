@@ -1,7 +1,7 @@
 // Model-based test of the support case machine: walk every reachable state (with and without a
 // customer reply pending) with @xstate/graph, then try every verb in each and check the machine,
 // its refusals, its allowed-verb hints and its announced status changes agree with the rules.
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { getShortestPaths } from '@xstate/graph';
 import { initialTransition, transition } from 'xstate';

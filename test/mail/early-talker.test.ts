@@ -2,7 +2,7 @@
 // which a client that talks first is refused.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 import { smtpReplies } from '../../testkit/smtp-replies.ts';
 import { startTestService } from '../../testkit/service.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { extractCode, extractLink } from '../../mail/extract.ts';
 import { parseMessage } from '../../mail/parse.ts';
 

@@ -8,7 +8,7 @@
 // - a Message-ID or a References entry over about 2.7 KB: the same on thread_keys' primary key.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { sendRaw } from '../../testkit/mail.ts';
 import { smtpDialogue } from '../../testkit/smtp-replies.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

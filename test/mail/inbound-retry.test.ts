@@ -3,7 +3,7 @@
 // distinct mails that happen to share a Message-ID are still both stored.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { ingestMessages } from '../../actors/ingest.ts';
 import type { InboxRow } from '../../storage/inboxes.ts';
 import { sendRaw } from '../../testkit/mail.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { fileURLToPath } from 'node:url';
 import { sendMail, sendRaw } from '../../testkit/mail.ts';
 import { smtpDialogue } from '../../testkit/smtp-replies.ts';

@@ -2,7 +2,7 @@
 // bounced (hard or soft), was delayed or complained about, its status code, and the headers of
 // the mail it reports, which is how it is tied to its send.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from '../../testkit/test.ts';
 import { classify, parseReport } from '../../mail/reports.ts';
 import { autoSubmitted } from '../../machines/policy/auto-submitted.ts';
 import { returnPathKey, returnPathOf, verifyReturnPath } from '../../mail/outbound/return-path.ts';

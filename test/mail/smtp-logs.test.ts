@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { smtpReplies } from '../../testkit/smtp-replies.ts';

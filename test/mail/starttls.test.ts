@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { smtpTransport } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseMessage } from '../../mail/parse.ts';

@@ -5,7 +5,7 @@
 // reports that match nothing are stored as mail; sender health holds an inbox's sends until a
 // human clears it.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { sendRaw } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

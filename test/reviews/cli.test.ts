@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { toMermaid } from '../../machines/mermaid.ts';

@@ -2,7 +2,7 @@
 // (read through the console membership, not an agent key) and where the draft stands against the
 // project's rules now.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound } from './setup.ts';

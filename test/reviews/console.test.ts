@@ -1,7 +1,7 @@
 // The console plane of the Review Loop: review settings and per-inbox policy, the human queue,
 // decisions, machine snapshots, and the review deadline.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { machineGraph } from '../../machines/graph.ts';
 import { reviewRequestMachine } from '../../machines/review-request.ts';
 import { ruleMachine } from '../../machines/rule.ts';

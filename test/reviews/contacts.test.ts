@@ -1,6 +1,6 @@
 // Contact lists, the suppression list, and the recipient's one-click unsubscribe (RFC 8058).
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from './setup.ts';

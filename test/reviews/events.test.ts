@@ -1,7 +1,7 @@
 // The durable review event queue: drain, long-poll, acknowledge; what each agent may see; and the
 // events the composer's and reviewer's verbs leave (chat, rejection, revision, front-run).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from './setup.ts';
 

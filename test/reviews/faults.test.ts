@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { deliverReview, reconcileDelivery, sweepDeliveries } from '../../actors/delivery.ts';
 import { createTenant, startTestService, type TestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

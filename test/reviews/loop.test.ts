@@ -1,7 +1,7 @@
 // The whole Review Loop through real HTTP, the real workers and a real SMTP relay on loopback:
 // send, reply and forward, a human's decisions, delivery, and the durable review event queue.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { deliverReview } from '../../actors/delivery.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -4,7 +4,7 @@
 // `Auto-Submitted: auto-replied`, and an answer to an auto-reply that answered the agent's own
 // mail is held.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { sendRaw } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -4,7 +4,7 @@
 // against the relay). Then, in every reached state, every verb of both planes is tried: a verb the
 // review lists in `allowed_actions` never answers 409, and an unlisted one always does.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, describe, it } from '../../testkit/test.ts';
 import { getShortestPaths } from '@xstate/graph';
 import { deliverReview, reconcileDelivery } from '../../actors/delivery.ts';
 import { reviewRequestMachine, type ReviewEvent, type ReviewSnapshot } from '../../machines/review-request.ts';

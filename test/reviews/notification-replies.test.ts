@@ -3,7 +3,7 @@
 // from the member's address counts. Refused replies change nothing and the member is told why.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseReply } from '../../actors/notification-replies.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { performNotify, sendDueDigests } from '../../actors/notifications.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';

@@ -7,7 +7,7 @@
 // the `allowed_actions` of its work item succeeds and an unlisted one is 409; where it was decided
 // or finished on the reviewer's route, every verb is 409; where it is routed elsewhere, 404.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, describe, it } from '../../testkit/test.ts';
 import { getShortestPaths } from '@xstate/graph';
 import { deliverReview } from '../../actors/delivery.ts';
 import { applyWorkerEvent } from '../../actors/reviews/apply.ts';

@@ -3,7 +3,7 @@
 // item is logged but not yet read; a new process on the same database finishes each of them
 // exactly once. Setup and console calls go through a second, API-only service in this process.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { sleep, spawnService, type ServiceProcess } from '../../testkit/drills.ts';
 import { openStream } from '../../testkit/sse-client.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

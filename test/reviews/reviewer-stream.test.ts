@@ -1,7 +1,7 @@
 // The reviewer's work as server-sent events (GET /v1/reviewer/stream) for links with transport
 // `sse`: a real SSE client over HTTP, the real workers and a real SMTP relay.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { openStream, type SseClient } from '../../testkit/sse-client.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { startRelay } from '../../testkit/relay.ts';

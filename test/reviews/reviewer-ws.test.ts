@@ -1,7 +1,7 @@
 // The reviewer's WebSocket (GET /v1/reviewer/ws) for links with transport `websocket`: a real
 // `ws` client against the running service, the real workers and a real SMTP relay.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import WebSocket from 'ws';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -2,7 +2,7 @@
 // and a real SMTP relay: review links on the console, routing, the reviewer's decisions and queue,
 // webhook pushes, and the timers (hops, escalation, deadline) at second scale.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { startRelay } from '../../testkit/relay.ts';

@@ -1,7 +1,7 @@
 // Bad input on send, reply and forward: each check, and their order. A refused send writes
 // nothing: no review, no event, not even its idempotency key.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, deliverInbound, type Agent } from './setup.ts';
 

@@ -3,7 +3,7 @@
 // side by side, pg-boss's queue creation (a partition per queue) deadlocked, and every process but
 // one stopped with `deadlock detected`.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { WORKERS } from '../../actors/workers/registry.ts';
 import { startService, type Role, type RunningService } from '../../roles/start.ts';
 import { createTestDatabase } from '../../testkit/db.ts';

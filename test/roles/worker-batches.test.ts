@@ -1,7 +1,7 @@
 // A poller that fetches several jobs at once performs them side by side and settles each on its
 // own: a failing job is retried by its queue policy while the others of its fetch complete.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import type { Worker } from '../../actors/workers/worker.ts';
 import { loadConfig } from '../../service/config.ts';
 import { createListener } from '../../service/listener.ts';

@@ -1,7 +1,7 @@
 // Writing rules on the agent plane, through real HTTP: the ladder that applies to the caller with
 // the rules high-water, and proposals that wait for a human.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertProject } from '../../storage/tenancy.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

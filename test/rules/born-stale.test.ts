@@ -2,7 +2,7 @@
 // composed under; a redraft built against older rules is 409 born_stale and changes nothing;
 // restamp moves a draft to the current rules without a content change.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 

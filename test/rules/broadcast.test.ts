@@ -1,7 +1,7 @@
 // A change to an active rule reaches exactly the live drafts it affects, as one review.rule_changed
 // broadcast item each on the durable review event queue, acknowledged by broadcast_id.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 

@@ -1,7 +1,7 @@
 // Writing rules on the console plane, through real HTTP: create, revise (append-only lineage),
 // activate, retire, the audit with undo, org-layer rules, the events and the high-water they leave.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { newId } from '../../storage/ids.ts';
 import { highWater } from '../../storage/rules.ts';
 import { insertMembership, insertProject, upsertUser } from '../../storage/tenancy.ts';

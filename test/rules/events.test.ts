@@ -1,7 +1,7 @@
 // Every rule.* event lands in the event log and on the agent's live stream (SSE), through real
 // HTTP; webhooks take only message.received, as the contract says.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { openStream } from '../../testkit/sse-client.ts';
 

@@ -1,7 +1,7 @@
 // The ladder an API service remembers is never served after another one changed the rules:
 // two services on one database, through real HTTP (the check is against the database high-water).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const first = await startTestService({ roles: ['api'] });

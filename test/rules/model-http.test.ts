@@ -2,7 +2,7 @@
 // verb tried on it. A legal verb succeeds; an illegal one is 409 and changes nothing, with the
 // status and the verbs legal now (read off the machine) in errors[].
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 
 const svc = await startTestService({ roles: ['api'] });

@@ -1,7 +1,7 @@
 // A reviewer's edit of a draft turned into a proposed rule on the console
 // (POST A/reviews/{id}/propose-rule), through real HTTP.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

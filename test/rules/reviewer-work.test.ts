@@ -1,7 +1,7 @@
 // A reviewer agent's work item shows the rules version its draft was written under, through real
 // HTTP: the project's high-water at submission, and the new one after a restamp.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox } from '../reviews/setup.ts';
 import { linkReviewer, reviewerAgent } from '../reviews/reviewer-setup.ts';

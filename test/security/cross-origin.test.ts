@@ -4,7 +4,7 @@
 // the cookie alone was enough, so a page on a sibling subdomain (same site, so SameSite=Strict does
 // not stop it) could post to every console write. Bearer-token callers are not affected.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { loadApiDocument, type OperationSpec } from '../../http/openapi.ts';
 import { SESSION_COOKIE } from '../../service/identity.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

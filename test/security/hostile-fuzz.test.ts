@@ -7,7 +7,7 @@
 // and `""` as a rule's category_id or a category's agent_id breaking their table constraints. It
 // runs in about 30 s on two busy cores (over 2 500 requests, four at a time).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import type { OperationSpec } from '../../http/openapi.ts';
 import { schemaTools, type Json } from '../helpers/openapi-values.ts';

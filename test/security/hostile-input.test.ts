@@ -4,7 +4,7 @@
 // a NUL or an unreadable date into its query; `max_mailboxes: 2147483648` overflowed its int4
 // column; `category_id: ""` on a rule and `agent_id: ""` on a category broke their constraints.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import type { OperationSpec } from '../../http/openapi.ts';
 import { operationsOf } from '../../http/openapi.ts';
 import { MAX_JSON_DEPTH } from '../../http/validate.ts';

@@ -3,7 +3,7 @@
 // a rule named any string as its category (`""` was a 500 at its constraint), and an inbox stored a
 // webhook_url on a loopback or private address that a webhook's url is refused for.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { PERMISSIONS } from '../../machines/policy/permissions.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 

@@ -4,7 +4,7 @@
 // NUL in the frame's review_id used to reach the review query (an internal problem, logged as a
 // failure), since only the rest of the frame was checked.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import WebSocket from 'ws';
 import { MAX_JSON_DEPTH } from '../../http/validate.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

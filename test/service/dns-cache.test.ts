@@ -1,7 +1,7 @@
 // The answer cache of inbound verdicts, against a real DNS server on loopback: what it keeps, for
 // how long, and what it asks again.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { cachingResolver, dnsResolver, type ResolveFn } from '../../service/dns.ts';
 import { startTestDns } from '../../testkit/dns.ts';
 

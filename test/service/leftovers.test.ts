@@ -1,6 +1,6 @@
 // The guard every test service passes at stop: it must see what a service leaves running.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { assertNothingLeft, owned } from '../../testkit/leftovers.ts';
 
 test('a timer started by a service and never cleared is reported with where it was created', async () => {

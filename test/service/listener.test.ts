@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { createLogger } from '../../service/logger.ts';

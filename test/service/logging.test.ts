@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { loadConfig } from '../../service/config.ts';
 import { createLogger } from '../../service/logger.ts';
 import { sendMail } from '../../testkit/mail.ts';

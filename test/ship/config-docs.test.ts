@@ -2,7 +2,7 @@
 // default, and in the operating guide's configuration table (docs/operating.md); neither lists a variable the service ignores.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { parseEnv } from 'node:util';
 import { loadConfig } from '../../service/config.ts';
 import { configVariables } from './config-variables.ts';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { parseEnv, promisify } from 'node:util';
 import YAML from 'yaml';
 import { loadConfig } from '../../service/config.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { promisify } from 'node:util';
 import * as jose from 'jose';
 import { startTestService } from '../../testkit/service.ts';

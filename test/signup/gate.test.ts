@@ -3,7 +3,7 @@
 // the per-address and per-client limits. With no relay the code goes to the local outbox.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import { promisify } from 'node:util';
 import { simpleParser } from 'mailparser';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import * as jose from 'jose';
 import { createLogger } from '../../service/logger.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';

@@ -2,7 +2,7 @@
 // read from the mail the relay received, never from a response or a log line.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { expireSignupCode } from '../../actors/signup.ts';
 import { createLogger } from '../../service/logger.ts';
 import { sendMail } from '../../testkit/mail.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../testkit/test.ts';
 import pg from 'pg';
 import { openEmbedded, type EmbeddedDatabase } from '../../storage/embedded.ts';
 

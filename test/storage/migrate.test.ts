@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool } from '../../storage/db.ts';
 import { assertServerVersion, migrate, migrationFiles, migrationsApplied } from '../../storage/migrate.ts';

@@ -3,7 +3,7 @@
 // agent had no inbox.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';

@@ -3,7 +3,7 @@
 // code, the staff surface, status mail, deletion, and the whole path from a failed send.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, test } from '../../testkit/test.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';

@@ -1,7 +1,7 @@
 // The MCP server through the MCP SDK's own client: over Streamable HTTP at /mcp and over stdio.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from '../../../testkit/test.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
-import { after, test } from 'node:test';
+import { after, test } from '../../../testkit/test.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createLogger } from '../../../service/logger.ts';

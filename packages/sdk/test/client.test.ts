@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { after, test } from '../../../testkit/test.ts';
 import { Ajv } from 'ajv';
 import { AgentInbox, AgentInboxError, CONTRACT_VERSION, OPERATIONS, REVIEW_LOOP_MANIFEST, type OperationId } from '@agent-inbox/sdk';
 import { createTenant, startTestService } from '../../../testkit/service.ts';

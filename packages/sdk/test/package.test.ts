@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../../../testkit/test.ts';
 import { Ajv } from 'ajv';
 import { generate } from '../scripts/generate.ts';
 

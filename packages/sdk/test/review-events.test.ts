@@ -1,7 +1,7 @@
 // reviewEvents() against the real service: it hands the loop each event of the durable review
 // queue once, acks what the loop moved past, and gives back only what was not acked.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from '../../../testkit/test.ts';
 import { AgentInbox, type ReviewEvent } from '@agent-inbox/sdk';
 import { createTenant, startTestService } from '../../../testkit/service.ts';
 import { waitFor } from '../../../testkit/wait.ts';
