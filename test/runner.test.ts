@@ -3,8 +3,10 @@
 // folders, from the repository's root or from a package's own folder.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test } from '../testkit/test.ts';
 import { adminUrl } from '../testkit/db.ts';
 
 function runSuite(files: string[], cwd = '.', extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
@@ -44,7 +46,9 @@ test('a suite that finishes prints its summary and no unfinished notice', async 
 test('with one of node\'s own reporters, a suite that finishes gets no unfinished notice', async () => {
   const { code, output } = await runSuite(['test/fixtures/reporter/passing.ts'], '.', { TEST_REPORTER: 'spec' });
   assert.equal(code, 0, output);
-  assert.match(output, /ℹ pass 1/);
+  // node's own totals count the file too: it runs as a test in a worker (testkit/worker.ts).
+  assert.match(output, /✔ passes too/);
+  assert.match(output, /ℹ fail 0/);
   assert.doesNotMatch(output, /DID NOT FINISH/);
 });
 
@@ -72,4 +76,46 @@ test('without a file or folder to run, the runner says how to name them and fail
   const { code, output } = await runSuite([]);
   assert.equal(code, 2);
   assert.match(output, /name the test files or folders to run/);
+});
+
+/** Runs files with a trace file the fixtures write to; gives back its lines as [pid, what]. */
+async function traced(files: string[], env: NodeJS.ProcessEnv = {}) {
+  const trace = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'runner-trace-')), 'trace');
+  await fs.writeFile(trace, '');
+  const run = await runSuite(files, '.', { RUNNER_TRACE: trace, ...env });
+  const lines = (await fs.readFile(trace, 'utf8')).trim().split('\n').filter(Boolean).map((l) => {
+    const [pid, ...what] = l.split(' ');
+    return { pid: Number(pid), what: what.join(' ') };
+  });
+  return { ...run, lines };
+}
+
+const SHARED = 'test/fixtures/runner/shared';
+
+test('files run one after another in one process, each file\'s after hooks before the next file\'s tests', async () => {
+  const { code, output, lines } = await traced([`${SHARED}/first.ts`, `${SHARED}/second.ts`], { TEST_CONCURRENCY: '1' });
+  assert.equal(code, 0, output);
+  assert.match(output, /^2 passed, 0 failed/m);
+  assert.deepEqual(lines.map((l) => l.what), ['first: test', 'first: after', 'second: test']);
+  assert.equal(new Set(lines.map((l) => l.pid)).size, 1, 'one process ran both files');
+  assert.notEqual(lines[0]!.pid, process.pid);
+});
+
+test('a file whose opening lines say "own-process:" runs in a fresh process, as does every file with TEST_PROCESS_PER_FILE=1', async () => {
+  const mixed = await traced([`${SHARED}/first.ts`, `${SHARED}/alone.ts`, `${SHARED}/second.ts`], { TEST_CONCURRENCY: '1' });
+  assert.equal(mixed.code, 0, mixed.output);
+  const pid = (what: string) => mixed.lines.find((l) => l.what === what)!.pid;
+  assert.equal(pid('first: test'), pid('second: test'));
+  assert.notEqual(pid('alone: test'), pid('first: test'));
+
+  const each = await traced([`${SHARED}/first.ts`, `${SHARED}/second.ts`], { TEST_CONCURRENCY: '1', TEST_PROCESS_PER_FILE: '1' });
+  assert.equal(each.code, 0, each.output);
+  assert.notEqual(each.lines.find((l) => l.what === 'first: test')!.pid, each.lines.find((l) => l.what === 'second: test')!.pid);
+});
+
+test('a file that ends its shared process fails the run, which names it and the files left unrun', async () => {
+  const { code, output, lines } = await traced([`${SHARED}/exits.ts`, `${SHARED}/second.ts`], { TEST_CONCURRENCY: '1' });
+  assert.notEqual(code, 0);
+  assert.match(output, /THE SUITE DID NOT FINISH: a worker ended before these test files had run to their end:\n {2}test\/fixtures\/runner\/shared\/exits\.ts\n {2}test\/fixtures\/runner\/shared\/second\.ts\n/);
+  assert.deepEqual(lines, [], 'the file after it never ran');
 });

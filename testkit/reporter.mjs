@@ -3,13 +3,30 @@
 // or stderr is printed with its failures. TEST_REPORTER=spec (or tap, dot) selects node's own.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
+
+// Every test file runs in a worker of the suite (testkit/worker.ts) as a test named by the file's
+// path, at the top; its tests are that test's subtests, declared in testkit/test.ts, so node gives
+// those two files as where they are. node's runner passes on each worker's events in one piece, one
+// worker after another, so what comes between a file's start and its end is that file's.
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const DECLARED = new Set([WORKER, fileURLToPath(new URL('./test.ts', import.meta.url))]);
+// The files node's runner runs: one per worker (testkit/run.ts writes them).
+const WORKER_ENTRY = /[\\/]agent-inbox-workers-[^\\/]+[\\/][^\\/]+\.mjs$/;
+let currentFile = '';
+
+/** @param {{ file?: string }} data */
+function fileOf(data) {
+  return data.file && DECLARED.has(data.file) ? currentFile : data.file;
+}
 
 // The file only: node's line numbers are of the code tsx compiled, not of the source (the error's
 // stack, printed below, has the source lines).
 /** @param {{ file?: string }} data */
 function where(data) {
-  return data.file ? ` (${path.relative(process.cwd(), data.file)})` : '';
+  const file = fileOf(data);
+  return file ? ` (${path.relative(process.cwd(), file)})` : '';
 }
 
 /** @param {string} text */
@@ -23,24 +40,49 @@ export default async function* reporter(source) {
   const output = new Map(); // what each file wrote, printed only if it fails
   const failedFiles = new Set();
   const started = Date.now();
+  // Only tests count, not what groups them: a describe block, or a test whose subtests ran (a file in
+  // a worker, a block in it). A parent's result comes right after its last subtest's, one level up.
+  let lastNesting = -1;
+  /** @param {{ nesting: number }} data */
+  const isParent = (data) => {
+    const parent = lastNesting === data.nesting + 1;
+    lastNesting = data.nesting;
+    return parent;
+  };
+  // What a worker wrote comes before its file's start is announced: it is kept until the file ends.
+  let written = '';
+  /** @param {{ file?: string, nesting: number, name: string }} data */
+  const fileEnded = (data) => {
+    if (data.nesting !== 0 || data.file !== WORKER) return;
+    if (written) output.set(data.name, (output.get(data.name) ?? '') + written);
+    written = '';
+  };
   for await (const { type, data } of source) {
-    if (type === 'test:stdout' || type === 'test:stderr') {
-      if (data.file) output.set(data.file, (output.get(data.file) ?? '') + (data.message ?? ''));
+    if (type === 'test:start' && data.nesting === 0 && data.file === WORKER) {
+      currentFile = data.name;
+    } else if (type === 'test:stdout' || type === 'test:stderr') {
+      if (data.file && WORKER_ENTRY.test(data.file)) written += data.message ?? '';
+      else if (data.file) output.set(data.file, (output.get(data.file) ?? '') + (data.message ?? ''));
     } else if (type === 'test:pass') {
-      if (data.details?.type === 'suite') continue;
+      fileEnded(data);
+      // A worker that found the queue empty passes as a test of its own.
+      if (isParent(data) || data.details?.type === 'suite' || WORKER_ENTRY.test(data.file ?? '')) continue;
       if (data.skip !== undefined && data.skip !== false) counts.skipped++;
       else if (data.todo !== undefined && data.todo !== false) counts.todo++;
       else counts.passed++;
     } else if (type === 'test:fail') {
-      if (data.details?.type === 'suite') continue;
+      fileEnded(data);
       const error = data.details?.error;
+      // A group fails when one of its tests did, which is reported already; not when a hook of its failed.
+      if ((isParent(data) || data.details?.type === 'suite') && error?.failureType === 'subtestsFailed') continue;
       if (error?.failureType === 'cancelledByParent' || error?.failureType === 'cancelledBySignal') {
         counts.cancelled++;
         yield `CANCELLED ${data.name}${where(data)}\n`;
         continue;
       }
       counts.failed++;
-      if (data.file) failedFiles.add(data.file);
+      const file = fileOf(data);
+      if (file) failedFiles.add(file);
       const detail = error?.cause ?? error;
       yield `FAIL ${data.name}${where(data)}\n${indent(inspect(detail, { depth: 6 }))}\n\n`;
     }

@@ -1,6 +1,11 @@
 // Runs test files against one PostgreSQL: DATABASE_URL when set, otherwise an embedded server
 // started here in a fresh folder. Each test file makes its own database on it.
 //
+// Files run one after another in a few long-lived workers (testkit/worker.ts), as many as run at
+// once, so the suite pays a process start and the module graph's load a few times, not once per
+// file. A file whose opening lines say `// own-process: <why>` runs alone in a fresh worker, as does
+// every file when TEST_PROCESS_PER_FILE=1.
+//
 //   tsx testkit/run.ts <file or folder>...
 //
 // A folder stands for every *.test.ts file under it, leaving out fixtures/ and node_modules/.
@@ -11,8 +16,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openScratchEmbedded, type ScratchDatabase } from '../storage/embedded.ts';
 import { createTemplateDatabase } from './db.ts';
+import { readProgress, writeQueue } from './worker.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -45,6 +52,45 @@ async function filesNamed(args: string[]): Promise<string[]> {
   return [...files];
 }
 
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 2);
+
+/** A file that says so in its opening comment lines runs in a process of its own. */
+async function wantsOwnProcess(file: string): Promise<boolean> {
+  const head = (await fs.readFile(file, 'utf8')).split('\n').slice(0, 12);
+  return head.some((line) => line.startsWith('// own-process:'));
+}
+
+/**
+ * Worker entries for node's runner (testkit/worker.ts), each a file that runs a queue of test files:
+ * one queue shared by as many workers as run at once, and a queue of its own for each file that asks
+ * for a process of its own. Every worker writes its progress to one file in `dir`.
+ */
+async function workerEntries(files: string[], dir: string): Promise<string[]> {
+  const perFile = process.env.TEST_PROCESS_PER_FILE === '1';
+  const alone: string[] = [];
+  const shared: string[] = [];
+  for (const file of files) (perFile || (await wantsOwnProcess(file)) ? alone : shared).push(file);
+  const worker = pathToFileURL(path.join(import.meta.dirname, 'worker.ts')).href;
+  const queue = async (name: string, queued: string[]) => {
+    const queueDir = path.join(dir, name);
+    await fs.mkdir(queueDir);
+    writeQueue(queueDir, { files: queued, progress: progressFile() });
+    return queueDir;
+  };
+  const entry = async (name: string, queueDir: string) => {
+    const file = path.join(dir, `${name}.mjs`);
+    await fs.writeFile(file, `import { runQueue } from ${JSON.stringify(worker)};\nawait runQueue(${JSON.stringify(queueDir)});\n`);
+    return file;
+  };
+  const entries: string[] = [];
+  for (const [n, file] of alone.entries()) entries.push(await entry(`alone-${n + 1}`, await queue(`alone-${n + 1}`, [file])));
+  if (shared.length) {
+    const sharedQueue = await queue('shared', shared);
+    for (let n = 0; n < Math.min(CONCURRENCY, shared.length); n++) entries.push(await entry(`worker-${n + 1}`, sharedQueue));
+  }
+  return entries;
+}
+
 async function main(): Promise<number> {
   // The server and the tests import the SDK and MCP packages as published, from their builds:
   // bring those up to date with the sources first (incremental, so quick when nothing changed).
@@ -69,19 +115,22 @@ async function main(): Promise<number> {
   }
   process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
   const template = await createTemplateDatabase();
-  // No --test-force-exit: with it, a file still in its top-level await (starting its service) can
-  // be ended as "finished" and its tests silently go uncounted. A file that never ends (a handle
-  // left open) is caught by this watchdog instead, and fails the run.
+  // No --test-force-exit: a worker whose file left a handle open would be ended as "finished". Such a
+  // worker never exits; this watchdog catches it, names the file, and fails the run. No
+  // --test-timeout either: it would apply to a worker's whole run; each test gets its own
+  // (testkit/test.ts).
   // Failures with their details and the totals (testkit/reporter.mjs); TEST_REPORTER=spec, tap or dot
   // for node's own.
   const reporter = process.env.TEST_REPORTER || path.join(import.meta.dirname, 'reporter.mjs');
   // The reporter also writes its closing line to this path plus its runner's pid (so a runner a
   // test starts writes elsewhere): a runner that exits without it did not finish.
   const summaryFile = path.join(os.tmpdir(), `agent-inbox-suite-${process.pid}.summary`);
-  const code = await new Promise<number>((resolve) => {
+  workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-workers-'));
+  const toRun = await workerEntries(files, workDir);
+  let code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, '--test-timeout=180000', ...files],
+      ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...toRun],
       { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name, TEST_SUMMARY_FILE: summaryFile } },
     );
     runner = child;
@@ -89,8 +138,6 @@ async function main(): Promise<number> {
     const poll = setInterval(() => {
       const now = runningFiles(child.pid!);
       if (now.length) lastRunning = now.map((r) => r.file);
-      const at = Date.now();
-      for (const r of now) spans.set(r.file, { from: spans.get(r.file)?.from ?? at, to: at });
     }, 1000);
     const watchdog = setTimeout(() => {
       console.error(`the suite ran over ${SUITE_LIMIT_MINUTES} minutes: a test file did not finish or did not exit; stopping it`);
@@ -110,27 +157,44 @@ async function main(): Promise<number> {
       }
     });
   });
+  const unfinished = queuedButUnfinished(files);
+  if (unfinished.length) {
+    console.error(`\nTHE SUITE DID NOT FINISH: a worker ended before these test files had run to their end:\n${unfinished.map((f) => `  ${f}`).join('\n')}`);
+    if (code === 0) code = 1;
+  }
   await template.drop();
   await scratch?.close();
   printSlowest();
+  await fs.rm(workDir, { recursive: true, force: true });
   return code;
 }
 
 let runner: ChildProcess | null = null;
+let workDir = '';
+const progressFile = () => path.join(workDir, 'progress');
 let lastRunning: string[] = [];
-/** When each test file's process was first and last seen running (to the second). */
-const spans = new Map<string, { from: number; to: number }>();
 
 /**
  * The slowest test files of a run of more files than the list holds (a run of a few prints only
  * its totals), so a file that grows slow is seen in every whole run.
  */
 function printSlowest(count = Number(process.env.TEST_SLOWEST ?? 8)): void {
-  if (spans.size <= count) return;
-  const slowest = [...spans].map(([file, { from, to }]) => ({ file, seconds: Math.round((to - from) / 1000) + 1 }));
+  const started = new Map<string, number>();
+  const slowest: Array<{ file: string; seconds: number }> = [];
+  for (const p of readProgress(progressFile())) {
+    if (p.what === 'start') started.set(p.file, p.at);
+    else slowest.push({ file: p.file, seconds: (p.at - started.get(p.file)!) / 1000 });
+  }
+  if (slowest.length <= count) return;
   slowest.sort((a, b) => b.seconds - a.seconds);
-  console.log(`slowest test files (wall time, with ${process.env.TEST_CONCURRENCY ?? 2} running at once):`);
-  for (const { file, seconds } of slowest.slice(0, count)) console.log(`  ${String(seconds).padStart(4)} s  ${file}`);
+  console.log(`slowest test files (wall time, with ${CONCURRENCY} running at once):`);
+  for (const { file, seconds } of slowest.slice(0, count)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
+}
+
+/** Files of the workers' queues that no worker ran to their end. */
+function queuedButUnfinished(files: string[]): string[] {
+  const ended = new Set(readProgress(progressFile()).filter((p) => p.what === 'end').map((p) => p.file));
+  return files.filter((f) => !ended.has(f));
 }
 
 function summaryWritten(file: string): boolean {
@@ -159,18 +223,24 @@ function reportUnfinished(why: string): void {
   if (serverLog.length) console.error(`the embedded PostgreSQL's last log lines:\n${serverLog.map((l) => `  ${l}`).join('\n')}`);
 }
 
-/** The test files node's runner still has a process for (one child per file). */
+/**
+ * The test files running, each with the pid of the worker running it (read from the workers'
+ * progress); a worker past its last file that has not exited is named by the file it ran last.
+ */
 function runningFiles(runnerPid: number): Array<{ pid: number; file: string }> {
+  let pids: number[];
   try {
-    const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(runnerPid)], { encoding: 'utf8' }).split('\n');
-    return lines.flatMap((line) => {
-      const [pid, ...args] = line.trim().split(' ');
-      const file = args.filter((arg) => arg.endsWith('.ts')).pop();
-      return file ? [{ pid: Number(pid), file: path.relative(process.cwd(), file) }] : [];
-    });
+    pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(runnerPid)], { encoding: 'utf8' }).split('\n').filter((l) => l.trim()).map(Number);
   } catch {
     return []; // ps answers 1 when there is no child
   }
+  const last = new Map<number, { file: string; ended: boolean }>(); // worker pid → its file now or last
+  for (const p of readProgress(progressFile())) last.set(p.pid, { file: p.file, ended: p.what === 'end' });
+  return pids.flatMap((pid) => {
+    const seen = last.get(pid);
+    if (!seen) return [];
+    return [{ pid, file: seen.ended ? `${seen.file} (ran to its end, but its worker did not exit: a handle left open?)` : seen.file }];
+  });
 }
 
 // Whatever ends this process early is reported as an unfinished suite, never as a bare stack.
