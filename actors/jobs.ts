@@ -3,6 +3,7 @@
 // take theirs from here (`...JOBS.x`), so ensureQueues creates each queue with the options its
 // worker declares, and a name is written once.
 import type PgBoss from 'pg-boss';
+import type { SupportCaseStatus } from '../machines/support-case.ts';
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
 
@@ -23,7 +24,8 @@ export type NotifyJob = ReviewJob & { revision: number; reason: NotifyReason; ke
 export type AttemptJob = { org_id: string; delivery_id: string; attempt: number };
 /** One status mail to one recipient (with `to`), its text fixed when the change was claimed; without `to`, the fan-out. */
 export type SupportCaseMailJob =
-  | { org_id: string; case_id: string; version: number; to?: undefined }
+  // `status` is the one this version announced (absent in jobs queued before it was carried).
+  | { org_id: string; case_id: string; version: number; status?: SupportCaseStatus; to?: undefined }
   | { org_id: string; case_id: string; version: number; to: string; project_id: string; inbox_id: string | null; subject: string; text: string };
 
 const RETRY_5 = { retryLimit: 5, retryDelay: 5, retryBackoff: true } as const;

@@ -25,7 +25,8 @@ async function performCaseAction(action: MachineAction, ctx: EffectContext): Pro
     payload: { case_id: row.id, status, from_status: ctx.previousState === 'new' ? null : ctx.previousState, version: row.version },
   });
   // A job, not a send inside this transaction: a relay that is down must not undo the status change.
-  await ctx.enqueue(JOBS.supportCaseMail.name, { org_id: row.org_id, case_id: row.id, version: row.version });
+  // It carries the status announced: by the time it runs, the case may have moved on.
+  await ctx.enqueue(JOBS.supportCaseMail.name, { org_id: row.org_id, case_id: row.id, version: row.version, status });
 }
 
 export const supportCaseKind: MachineKind = {

@@ -38,7 +38,8 @@ export async function mailCaseStatus(deps: Deps, job: SupportCaseMailJob, now: D
   return withTransaction(deps.db, async (tx) => {
     const c = await claimCaseMail(tx, job.org_id, job.case_id, job.version);
     if (!c) return 'skipped';
-    const status = c.status as SupportCaseStatus;
+    // The status of this version, not the case's now: a change made before this job ran has a job of its own.
+    const status = job.status ?? (c.status as SupportCaseStatus);
     const subject = `[Support case ${c.number}] ${status.replace(/_/g, ' ')}: ${c.title.slice(0, 80)}`;
     const text = `${STATUS_TEXT[status] ?? `Your support case is now ${status}.`}\n\nCase ${c.id} (number ${c.number}), status ${status}.\n${c.resolution_summary && status === 'resolved' ? `\nResolution: ${c.resolution_summary}\n` : ''}`;
     const inboxId = c.contact_email ? await inboxIdByAddress(tx, c.org_id, c.contact_email) : null;

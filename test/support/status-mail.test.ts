@@ -78,3 +78,31 @@ test("with an inbox, the reporting agent's inbox gets the status mail beside the
   }, "the status mail in the agent's inbox");
   await waitFor(() => statusMail(rows[0].number, 'received').includes(tenant.email.toLowerCase()), 'the status mail to the owner');
 });
+
+test('each status change is mailed with the status it announced, also when the next change came before its mail went out', async () => {
+  // No worker runs here until both changes are made: both mail jobs then find the case already moved on.
+  const api = await startTestService({ roles: ['api'], env: { SMTP_URL: relay.url, SUPPORT_STAFF_EMAILS: STAFF } });
+  const tenant = await createTenant(api, { plan: 'developer' });
+  const agent = await tenant.enroll();
+  const filed = await api.api.post(`/v1/projects/${tenant.projectId}/feedback`, {
+    client_id: crypto.randomUUID(),
+    category: 'unexpected_error',
+    user_intent: 'Send the weekly report',
+    observed_behavior: `The send failed ${crypto.randomUUID()}`,
+    outcome: 'blocked',
+  }, agent.agentKey);
+  assert.equal(filed.status, 201, filed.text);
+  const caseId = filed.body.linked_cases[0].id;
+  const token = await api.services.identity.mint!(STAFF);
+  const moved = await api.api.post(`/v1/admin/support/cases/${caseId}/updates`, { client_id: crypto.randomUUID(), body: 'Looking', status: 'working' }, token);
+  assert.equal(moved.status, 201, moved.text);
+  const { rows } = await api.services.db.query('SELECT number FROM support_cases WHERE id = $1', [caseId]);
+
+  await startTestService({ roles: ['worker'], databaseUrl: api.databaseUrl, env: { SMTP_URL: relay.url, SUPPORT_STAFF_EMAILS: STAFF } });
+  // Case numbers start again in this database: its mails are told apart by their one recipient.
+  const owner = tenant.email.toLowerCase();
+  const heard = (status: string) => statusMail(rows[0].number, status).filter((to) => to === owner).length;
+  await waitFor(() => heard('received') >= 1 && heard('working') >= 1, 'the received and the working mail');
+  assert.equal(heard('received'), 1);
+  assert.equal(heard('working'), 1);
+});
