@@ -15,9 +15,8 @@ import { findOrg } from '../storage/tenancy.ts';
 import { openInBrowser } from './open-url.ts';
 import { createIdentityProvider } from '../service/identity.ts';
 import { createLogger, type Logger } from '../service/logger.ts';
-import { startQueue } from '../service/queue.ts';
 import { ROLES, describeDatabase, openDatabase, startService, type Role } from '../roles/start.ts';
-import { ensureQueues } from '../roles/workers.ts';
+import { openJobQueue } from '../roles/workers.ts';
 import { createPool, endPool, type Pool } from '../storage/db.ts';
 import { takeOverStopSignals } from '../storage/embedded.ts';
 import { migrate } from '../storage/migrate.ts';
@@ -48,9 +47,8 @@ async function withDatabase<T>(config: Config, fn: (db: Pool, opened: { url: str
 /** The database and the job queue, for commands that move a machine (its effects enqueue jobs). */
 function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
   return withDatabase(config, async (db, { url, log }) => {
-    const queue = await startQueue(url, log);
+    const queue = await openJobQueue(db, url, log);
     try {
-      await ensureQueues(queue, db);
       return await fn({ db, queue, config, log });
     } finally {
       await queue.stop();

@@ -26,8 +26,7 @@ import { createIdentityProvider } from '../service/identity.ts';
 import { createListener } from '../service/listener.ts';
 import { createLogger, type Logger } from '../service/logger.ts';
 import { startMetricsServer } from '../service/metrics-server.ts';
-import { startQueue } from '../service/queue.ts';
-import { ensureQueues, startWorkers } from './workers.ts';
+import { openJobQueue, startWorkers } from './workers.ts';
 
 export const ROLES = ['api', 'smtp', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -142,13 +141,12 @@ export async function startService(
     if (applied.length) log.info({ applied }, 'migrations applied');
     const listener = createListener(url, log.child({ component: 'listen' }));
     undo.push(() => listener.close());
-    const queue = await startQueue(url, log.child({ component: 'queue' }));
+    const queue = await openJobQueue(db, url, log.child({ component: 'queue' }));
     undo.push(async () => {
       await queue.stop().catch(() => {});
       // After the workers: a delivery finishing during their stop returns its relay session.
       closeRelaySessions();
     });
-    await ensureQueues(queue, db);
     const identity = await createIdentityProvider(config);
     const services: Services = { db, queue, listener, config, log, identity, now: () => new Date() };
 

@@ -5,7 +5,8 @@ import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
 import { withSessionLock, type Pool } from '../storage/db.ts';
 import type { Listener } from '../service/listener.ts';
 import { observeJob } from '../service/metrics.ts';
-import { JOB_WAKE_CHANNEL, type Queue } from '../service/queue.ts';
+import type { Logger } from '../service/logger.ts';
+import { JOB_WAKE_CHANNEL, startQueue, type Queue } from '../service/queue.ts';
 
 // Any constant shared by every process of this service, apart from the migrations' own.
 const QUEUE_LOCK_KEY = 7_146_002;
@@ -17,12 +18,32 @@ const QUEUE_LOCK_KEY = 7_146_002;
  * them stopped with `deadlock detected`). Queues that exist are left alone.
  */
 export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
-  await withSessionLock(db, QUEUE_LOCK_KEY, async () => {
-    const existing = new Set((await queue.boss.getQueues()).map((q) => q.name));
-    for (const w of workers) {
-      if (!existing.has(w.name)) await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
+  await withSessionLock(db, QUEUE_LOCK_KEY, () => createMissingQueues(queue, workers));
+}
+
+/**
+ * Starts the job queue and creates every worker's queue, under the same lock: pg-boss's own start
+ * creates its scheduler's queue and runs a first maintenance over the job table, which deadlocked
+ * beside another process creating queues on a new database.
+ */
+export async function openJobQueue(db: Pool, url: string, log: Logger): Promise<Queue> {
+  return withSessionLock(db, QUEUE_LOCK_KEY, async () => {
+    const queue = await startQueue(url, log);
+    try {
+      await createMissingQueues(queue, WORKERS);
+    } catch (err) {
+      await queue.stop().catch(() => {});
+      throw err;
     }
+    return queue;
   });
+}
+
+async function createMissingQueues(queue: Queue, workers: readonly Worker<any>[]): Promise<void> {
+  const existing = new Set((await queue.boss.getQueues()).map((q) => q.name));
+  for (const w of workers) {
+    if (!existing.has(w.name)) await queue.boss.createQueue(w.name, { name: w.name, ...(w.queue ?? {}) });
+  }
 }
 
 export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => void> {

@@ -3,9 +3,8 @@
 // file's database is a copy of it, which takes a fraction of a second where applying every
 // migration and the job queue's schema takes seconds.
 import pg from 'pg';
-import { ensureQueues } from '../roles/workers.ts';
+import { openJobQueue } from '../roles/workers.ts';
 import { createLogger } from '../service/logger.ts';
-import { startQueue } from '../service/queue.ts';
 import { createPool, endPool } from '../storage/db.ts';
 import { randomToken } from '../storage/ids.ts';
 import { migrate } from '../storage/migrate.ts';
@@ -68,12 +67,8 @@ export async function createTemplateDatabase(): Promise<TestDatabase> {
   const pool = createPool(db.url, log, 2);
   try {
     await migrate(pool);
-    const queue = await startQueue(db.url, log);
-    try {
-      await ensureQueues(queue, pool);
-    } finally {
-      await queue.stop();
-    }
+    const queue = await openJobQueue(pool, db.url, log);
+    await queue.stop();
   } finally {
     // Every connection closed: a database being copied must have none.
     await endPool(pool);
