@@ -119,3 +119,11 @@ test('a file that ends its shared process fails the run, which names it and the 
   assert.match(output, /THE SUITE DID NOT FINISH: a worker ended before these test files had run to their end:\n {2}test\/fixtures\/runner\/shared\/exits\.ts\n {2}test\/fixtures\/runner\/shared\/second\.ts\n/);
   assert.deepEqual(lines, [], 'the file after it never ran');
 });
+
+test('an after hook that never finishes fails its file after TEST_HOOK_TIMEOUT_SECONDS, and the next file still runs', async () => {
+  const { code, output, lines } = await traced([`${SHARED}/hangs-after.ts`, `${SHARED}/second.ts`], { TEST_CONCURRENCY: '1', TEST_HOOK_TIMEOUT_SECONDS: '1' });
+  assert.equal(code, 1, output);
+  assert.match(output, /^FAIL test\/fixtures\/runner\/shared\/hangs-after\.ts \(test\/fixtures\/runner\/shared\/hangs-after\.ts\)\n.*an after hook did not finish within 1 s/m);
+  assert.match(output, /^2 passed, 1 failed/m);
+  assert.deepEqual(lines.map((l) => l.what), ['second: test']);
+});

@@ -124,14 +124,24 @@ async function runDeclared(t: node.TestContext, declared: Declared[]): Promise<v
   }
 }
 
-/** Every hook runs, in the order declared, even after one fails; the first failure is thrown. */
+// A hook that hangs (a pool waiting for a client never given back) fails its file instead of
+// holding the worker, and every file after it, until the suite's watchdog ends the run.
+const HOOK_TIMEOUT_MS = Number(process.env.TEST_HOOK_TIMEOUT_SECONDS ?? 60) * 1000;
+
+/** Every hook runs, in the order declared, even after one fails or hangs; the first failure is thrown. */
 async function runHooks(hooks: Hook[]): Promise<void> {
   let failure: { error: unknown } | null = null;
   for (const hook of hooks) {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`an after hook did not finish within ${HOOK_TIMEOUT_MS / 1000} s: ${String(hook).slice(0, 200)}`)), HOOK_TIMEOUT_MS);
+    });
     try {
-      await hook();
+      await Promise.race([hook(), hung]);
     } catch (error) {
       failure ??= { error };
+    } finally {
+      clearTimeout(timer);
     }
   }
   if (failure) throw failure.error;
