@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, test } from '../../testkit/test.ts';
 import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
-import { createTenant, startTestService } from '../../testkit/service.ts';
+import { createTenant, startTestService, type TestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { startRelay } from '../../testkit/relay.ts';
 
@@ -22,6 +22,19 @@ async function member(orgId: string, projectId: string | null, role: 'owner' | '
   return email;
 }
 
+/** A blocked send reported as feedback by the agent: it opens a support case. */
+async function fileCase(service: TestService, projectId: string, agentKey: string) {
+  const filed = await service.api.post(`/v1/projects/${projectId}/feedback`, {
+    client_id: crypto.randomUUID(),
+    category: 'unexpected_error',
+    user_intent: 'Send the weekly report',
+    observed_behavior: `The send failed ${crypto.randomUUID()}`,
+    outcome: 'blocked',
+  }, agentKey);
+  assert.equal(filed.status, 201, filed.text);
+  return filed;
+}
+
 /** Recipients of the relayed status mails of case number `n`, by status words in the subject. */
 const statusMail = (caseNumber: number, status: string) =>
   relay.received.filter((m) => m.mail.subject?.startsWith(`[Support case ${caseNumber}] ${status}:`)).flatMap((m) => m.to.map((t) => t.toLowerCase()));
@@ -35,14 +48,7 @@ test("a case's status mail reaches the org's owners and admins, also when the re
   const agent = await tenant.enroll();
   assert.equal((await svc.api.get('/v1/inboxes', agent.agentKey)).body.data.length, 0, 'the agent has no inbox');
 
-  const filed = await svc.api.post(`/v1/projects/${tenant.projectId}/feedback`, {
-    client_id: crypto.randomUUID(),
-    category: 'unexpected_error',
-    user_intent: 'Send the weekly report',
-    observed_behavior: `The send failed ${crypto.randomUUID()}`,
-    outcome: 'blocked',
-  }, agent.agentKey);
-  assert.equal(filed.status, 201, filed.text);
+  const filed = await fileCase(svc, tenant.projectId, agent.agentKey);
   const caseId = filed.body.linked_cases[0].id;
   const { rows } = await svc.services.db.query('SELECT number, contact_email FROM support_cases WHERE id = $1', [caseId]);
   assert.equal(rows[0].contact_email, null);
@@ -63,14 +69,7 @@ test("with an inbox, the reporting agent's inbox gets the status mail beside the
   const tenant = await createTenant(svc, { plan: 'developer' });
   const agent = await tenant.enroll();
   const inbox = (await svc.api.post('/v1/inboxes', {}, agent.agentKey)).body;
-  const filed = await svc.api.post(`/v1/projects/${tenant.projectId}/feedback`, {
-    client_id: crypto.randomUUID(),
-    category: 'unexpected_error',
-    user_intent: 'Send the weekly report',
-    observed_behavior: `The send failed ${crypto.randomUUID()}`,
-    outcome: 'blocked',
-  }, agent.agentKey);
-  assert.equal(filed.status, 201, filed.text);
+  const filed = await fileCase(svc, tenant.projectId, agent.agentKey);
   const { rows } = await svc.services.db.query('SELECT number FROM support_cases WHERE id = $1', [filed.body.linked_cases[0].id]);
   await waitFor(async () => {
     const m = await svc.api.get(`/v1/inboxes/${inbox.id}/messages`, agent.agentKey);
@@ -84,14 +83,7 @@ test('each status change is mailed with the status it announced, also when the n
   const api = await startTestService({ roles: ['api'], env: { SMTP_URL: relay.url, SUPPORT_STAFF_EMAILS: STAFF } });
   const tenant = await createTenant(api, { plan: 'developer' });
   const agent = await tenant.enroll();
-  const filed = await api.api.post(`/v1/projects/${tenant.projectId}/feedback`, {
-    client_id: crypto.randomUUID(),
-    category: 'unexpected_error',
-    user_intent: 'Send the weekly report',
-    observed_behavior: `The send failed ${crypto.randomUUID()}`,
-    outcome: 'blocked',
-  }, agent.agentKey);
-  assert.equal(filed.status, 201, filed.text);
+  const filed = await fileCase(api, tenant.projectId, agent.agentKey);
   const caseId = filed.body.linked_cases[0].id;
   const token = await api.services.identity.mint!(STAFF);
   const moved = await api.api.post(`/v1/admin/support/cases/${caseId}/updates`, { client_id: crypto.randomUUID(), body: 'Looking', status: 'working' }, token);
