@@ -45,7 +45,8 @@ export async function spawnService(env: Record<string, string | undefined>, opts
     try {
       return await spawnOnFreePorts(env, opts);
     } catch (err) {
-      if (attempt >= 3 || !/EADDRINUSE/.test(String(err))) throw err;
+      // The service names a taken port in words ("PORT 1234 is already in use"), or node as EADDRINUSE.
+      if (attempt >= 3 || !/EADDRINUSE|is already in use/.test(String(err))) throw err;
     }
   }
 }
