@@ -12,8 +12,10 @@ import { inspect } from 'node:util';
 // worker after another, so what comes between a file's start and its end is that file's.
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const DECLARED = new Set([WORKER, fileURLToPath(new URL('./test.ts', import.meta.url))]);
-// The files node's runner runs: one per worker (testkit/run.ts writes them).
-const WORKER_ENTRY = /[\\/]agent-inbox-workers-[^\\/]+[\\/][^\\/]+\.mjs$/;
+// The files node's runner runs: one per worker, in the folder testkit/run.ts names.
+const WORKER_DIR = process.env.TEST_WORKER_DIR;
+/** @param {string | undefined} file */
+const isWorkerEntry = (file) => !!file && !!WORKER_DIR && path.dirname(file) === WORKER_DIR;
 let currentFile = '';
 
 /** @param {{ file?: string }} data */
@@ -61,12 +63,12 @@ export default async function* reporter(source) {
     if (type === 'test:start' && data.nesting === 0 && data.file === WORKER) {
       currentFile = data.name;
     } else if (type === 'test:stdout' || type === 'test:stderr') {
-      if (data.file && WORKER_ENTRY.test(data.file)) written += data.message ?? '';
+      if (isWorkerEntry(data.file)) written += data.message ?? '';
       else if (data.file) output.set(data.file, (output.get(data.file) ?? '') + (data.message ?? ''));
     } else if (type === 'test:pass') {
       fileEnded(data);
       // A worker that found the queue empty passes as a test of its own.
-      if (isParent(data) || data.details?.type === 'suite' || WORKER_ENTRY.test(data.file ?? '')) continue;
+      if (isParent(data) || data.details?.type === 'suite' || isWorkerEntry(data.file)) continue;
       if (data.skip !== undefined && data.skip !== false) counts.skipped++;
       else if (data.todo !== undefined && data.todo !== false) counts.todo++;
       else counts.passed++;

@@ -131,7 +131,7 @@ async function main(): Promise<number> {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', `--test-reporter=${reporter}`, `--test-concurrency=${CONCURRENCY}`, ...toRun],
-      { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name, TEST_SUMMARY_FILE: summaryFile } },
+      { stdio: 'inherit', env: { ...process.env, TEST_TEMPLATE_DATABASE: template.name, TEST_SUMMARY_FILE: summaryFile, TEST_WORKER_DIR: workDir } },
     );
     runner = child;
     // The files running a moment ago: when the runner dies, its children may already be gone.
