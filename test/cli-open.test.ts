@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { after, test } from '../testkit/test.ts';
+import { test } from '../testkit/test.ts';
 import { promisify } from 'node:util';
 import { startTestService } from '../testkit/service.ts';
+import { scratchDir } from '../testkit/scratch.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });
@@ -16,10 +16,9 @@ const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'bi
 
 /** A folder on PATH holding a fake `xdg-open` that records the URL it was given (a real process). */
 async function fakeOpener(exitCode = 0): Promise<{ dir: string; recorded: () => Promise<string> }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'opener-'));
+  const dir = scratchDir('opener');
   const script = path.join(dir, 'xdg-open');
   await fs.writeFile(script, `#!/bin/sh\nprintf '%s' "$1" > "${dir}/opened"\nexit ${exitCode}\n`, { mode: 0o755 });
-  after(() => fs.rm(dir, { recursive: true, force: true }));
   return { dir, recorded: () => fs.readFile(path.join(dir, 'opened'), 'utf8') };
 }
 
@@ -42,8 +41,7 @@ test('console-token --open prints the one-time link and hands it to the system o
 });
 
 test('console-token --open with no opener to run says so, still prints a working link and exits 0', async () => {
-  const empty = await fs.mkdtemp(path.join(os.tmpdir(), 'no-opener-'));
-  after(() => fs.rm(empty, { recursive: true, force: true }));
+  const empty = scratchDir('no-opener');
   // node is run by its path, so PATH may hold nothing at all.
   const { stdout, stderr } = await openLink(empty);
   const out = JSON.parse(stdout);

@@ -3,11 +3,12 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from '../testkit/test.ts';
+import { test } from '../testkit/test.ts';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../service/config.ts';
 import { startTestService } from '../testkit/service.ts';
 import { waitFor } from '../testkit/wait.ts';
+import { scratchDir } from '../testkit/scratch.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });
@@ -101,8 +102,7 @@ test('SIGTERM stops a service on its embedded PostgreSQL in order: it exits 0 an
 });
 
 const launcher = path.join(PROJECT_ROOT, 'bin', 'agent-inbox.mjs');
-const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-cwd-'));
-after(() => fs.rm(elsewhere, { recursive: true, force: true }));
+const elsewhere = scratchDir('cwd');
 /** The installed command (bin/agent-inbox.mjs), run from a folder outside the project. */
 const command = (args: string[], extraEnv: Record<string, string | undefined> = {}) =>
   run(process.execPath, [launcher, ...args], { cwd: elsewhere, env: { ...env, ...extraEnv } });

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from '../testkit/test.ts';
 import { adminUrl } from '../testkit/db.ts';
+import { scratchDir } from '../testkit/scratch.ts';
 
 function runSuite(files: string[], cwd = '.', extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -80,7 +80,7 @@ test('without a file or folder to run, the runner says how to name them and fail
 
 /** Runs files with a trace file the fixtures write to; gives back its lines as [pid, what]. */
 async function traced(files: string[], env: NodeJS.ProcessEnv = {}) {
-  const trace = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'runner-trace-')), 'trace');
+  const trace = path.join(scratchDir('runner-trace'), 'trace');
   await fs.writeFile(trace, '');
   const run = await runSuite(files, '.', { RUNNER_TRACE: trace, ...env });
   const lines = (await fs.readFile(trace, 'utf8')).trim().split('\n').filter(Boolean).map((l) => {

@@ -1,7 +1,4 @@
 // The whole service started in-process on a fresh database, as `npm start` runs it.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after } from './test.ts';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
@@ -13,11 +10,12 @@ import { randomToken } from '../storage/ids.ts';
 import { createTestDatabase } from './db.ts';
 import { client, type Client } from './http.ts';
 import { assertNothingLeft, owned } from './leftovers.ts';
+import { scratchDir } from './scratch.ts';
 
 export type TestService = RunningService & { url: string; api: Client; config: Config; databaseUrl: string; owner: { name: string } };
 
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-test-'));
+  const dataDir = scratchDir('test');
   return loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',

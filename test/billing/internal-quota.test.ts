@@ -5,15 +5,15 @@
 // retries run out.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from '../../testkit/test.ts';
 import { MAX_DEFERRALS } from '../../machines/policy/delivery-outcome.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { INTENT, agentWithInbox, deliverInbound, setPolicy, type Agent } from '../reviews/setup.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
-const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
+const plansFile = path.join(scratchDir('plans'), 'plans.json');
 fs.writeFileSync(plansFile, JSON.stringify({
   developer: { included_messages_monthly: 3, daily_message_cap: -1 },
   free: { storage_bytes: 1 },

@@ -4,7 +4,6 @@
 // handed the message again, and the sender's inbox told which recipient it did not reach.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from '../../testkit/test.ts';
 import { MAX_DEFERRALS } from '../../machines/policy/delivery-outcome.ts';
@@ -12,8 +11,9 @@ import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { startRelay } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox, setPolicy } from '../reviews/setup.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
-const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
+const plansFile = path.join(scratchDir('plans'), 'plans.json');
 fs.writeFileSync(plansFile, JSON.stringify({ free: { storage_bytes: 1 } }));
 
 const relay = await startRelay('accept');

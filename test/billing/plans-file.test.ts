@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plans-'));
+const dir = scratchDir('plans');
 const write = (name: string, text: string) => {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);

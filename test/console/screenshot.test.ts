@@ -7,15 +7,15 @@
 // screenshot of its page at its size, and that the README shows it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { after, test } from '../../testkit/test.ts';
+import { test } from '../../testkit/test.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { PROJECT_ROOT } from '../../service/config.ts';
 import { launchBrowser, openPage } from '../../testkit/browser.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { agentWithInbox, deliverInbound } from '../reviews/setup.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
 export const SCREENSHOT = 'docs/console.png';
 /** The open review's machine view, the second picture. */
@@ -30,8 +30,7 @@ const VIEWPORT = { width: 1280, height: 560 };
 const PHONE = { width: 375, height: 740 };
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
-const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'console-shots-'));
-after(() => fs.rm(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('console-shots');
 
 /** Where this run writes `file`: over the committed picture when asked or when there is none, else aside. */
 async function target(file: string): Promise<string> {

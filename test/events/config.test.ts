@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from '../../testkit/test.ts';
 import { ConfigError, loadConfig } from '../../service/config.ts';
 import { encryptionKey, open, seal } from '../../service/encryption.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
 test('defaults follow the published numbers: retries 10 s to 12 h, 10 s timeout, 20 failures, 15 s heartbeat', () => {
   const c = loadConfig({});
@@ -35,7 +35,7 @@ test('each setting is validated, and a bad value names its variable', () => {
 });
 
 test('without ENCRYPTION_KEY a key is made once in DATA_DIR, owner-readable only, and reused', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-inbox-key-'));
+  const dataDir = scratchDir('key');
   const key = encryptionKey({ encryptionKey: null, dataDir });
   const file = path.join(dataDir, 'encryption.key');
   assert.equal(key.length, 32);

@@ -3,8 +3,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from '../../testkit/test.ts';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +12,7 @@ import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { addInbox, receiveMessage, startReceiver } from './helpers.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 // Every process signs with the same key, as a multi-host deployment configures it.
@@ -32,7 +31,7 @@ test('a worker killed in the middle of an attempt loses no delivery: another wor
   // A job still active after 2 s belongs to a dead worker (60 s in production), and is retried at once.
   await api.services.queue.boss.updateQueue(WEBHOOK_DELIVERY, { name: WEBHOOK_DELIVERY, expireInSeconds: 2, retryDelay: 0 });
 
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-worker-'));
+  const dataDir = scratchDir('worker');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin', 'agent-inbox.ts'), 'start', '--role', 'worker'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: api.databaseUrl, DATA_DIR: dataDir, ENCRYPTION_KEY, WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent', WEBHOOK_TIMEOUT_SECONDS: '30' },

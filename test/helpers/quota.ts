@@ -2,13 +2,13 @@
 // month end, and the shape of a quota refusal.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { startTestService, type TestService } from '../../testkit/service.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
 /** A service whose plans file makes the caps small: free sends 5 a day, developer 6 a month. */
 export function startSmallPlansService(): Promise<TestService> {
-  const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plans-')), 'plans.json');
+  const plansFile = path.join(scratchDir('plans'), 'plans.json');
   fs.writeFileSync(plansFile, JSON.stringify({
     free: { daily_message_cap: 5 },
     developer: { included_messages_monthly: 6, daily_message_cap: -1 },

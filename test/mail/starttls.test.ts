@@ -1,14 +1,13 @@
 // STARTTLS on the inbound SMTP server when SMTP_TLS_KEY and SMTP_TLS_CERT name a key pair.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from '../../testkit/test.ts';
 import { smtpTransport } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
+import { scratchDir } from '../../testkit/scratch.ts';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-inbox-tls-'));
+const dir = scratchDir('tls');
 const key = path.join(dir, 'key.pem');
 const cert = path.join(dir, 'cert.pem');
 execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=agents.test'], {

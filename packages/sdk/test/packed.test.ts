@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from '../../../testkit/test.ts';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createTenant, startTestService } from '../../../testkit/service.ts';
+import { scratchDir } from '../../../testkit/scratch.ts';
 
 const run = promisify(execFile);
 const svc = await startTestService({ roles: ['api'] });
@@ -19,8 +19,7 @@ const tenant = await createTenant(svc);
 // A child with no loader of ours: what runs there runs on Node alone.
 const { NODE_OPTIONS: _, ...plainEnv } = process.env;
 
-const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-packed-'));
-after(() => fs.rm(dir, { recursive: true, force: true }));
+const dir = scratchDir('packed');
 const app = path.join(dir, 'app');
 
 const PACK_DIR = path.resolve('.local/pack');
