@@ -169,8 +169,9 @@ export async function seedCorpus(db: Pool, inbox: Inbox, count: number) {
          head AS (
            SELECT msg.seq, msg.id, setweight(to_tsvector('english', msg.subject), 'A') || setweight(to_tsvector('english', msg.search_addresses), 'B') AS v
              FROM msg)
-         INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs)
-         SELECT $1, $3, head.seq, head.id, head.v || made.v, ARRAY(SELECT k FROM search_word_pair_keys(head.v) k) || made.pairs
+         INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs, from_text)
+         SELECT $1, $3, head.seq, head.id, head.v || made.v, ARRAY(SELECT k FROM search_word_pair_keys(head.v) k) || made.pairs,
+           lower(made.from_email || ' ')
            FROM head JOIN made ON head.id = 'msg_' || lpad(to_hex(made.g), 16, '0') || $4`,
         [inbox.org_id, inbox.project_id, inbox.id, suffix, lo, hi, senders, inbox.address, count],
       );

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
+import { migrate } from '../../storage/migrate.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const tenant = await createTenant(svc, { plan: 'enterprise' });
@@ -116,6 +117,33 @@ test('filters narrow the results, alone or with q', async () => {
   assert.equal(bad.body.errors[0].field, 'after');
 });
 
+test('each filter narrows a search with q as it does one without', async () => {
+  const future = encodeURIComponent(new Date(Date.now() + 3600_000).toISOString());
+  const past = encodeURIComponent('2000-01-01T00:00:00Z');
+  const everything = ['Compiler invoice', 'Lunch', 'Monthly statement', 'Weekly digest'];
+  const invoices = ['Compiler invoice', 'Lunch', 'Monthly statement'];
+  // filter: [subjects without q, subjects with q=invoice], sorted
+  const cases: Record<string, [string[], string[]]> = {
+    'from=vendor': [['Monthly statement'], ['Monthly statement']],
+    'to=finance': [['Monthly statement'], ['Monthly statement']],
+    'subject=INVOICE': [['Compiler invoice'], ['Compiler invoice']],
+    'folder=INBOX': [everything, invoices],
+    'folder=TRASH': [[], []],
+    [`after=${past}`]: [everything, invoices],
+    [`after=${future}`]: [[], []],
+    [`before=${future}`]: [everything, invoices],
+    [`before=${past}`]: [[], []],
+    'has_attachment=true': [['Compiler invoice'], ['Compiler invoice']],
+    'has_attachment=false': [['Lunch', 'Monthly statement', 'Weekly digest'], ['Lunch', 'Monthly statement']],
+    'authenticated=false': [everything, invoices],
+    'authenticated=true': [[], []],
+  };
+  for (const [filter, [plain, withQ]] of Object.entries(cases)) {
+    assert.deepEqual(subjects(await search(filter)).sort(), plain, filter);
+    assert.deepEqual(subjects(await search(`q=invoice&${filter}`)).sort(), withQ, `q=invoice&${filter}`);
+  }
+});
+
 test('results page with limit and next_cursor', async () => {
   const first = await search('q=invoice&limit=2');
   assert.deepEqual(subjects(first), ['Compiler invoice', 'Monthly statement']);
@@ -156,4 +184,16 @@ test('matches stored long before the newest messages are found, and paged across
   const second = await get(`from=ops.example&limit=2&cursor=${first.next_cursor}`);
   assert.deepEqual(subjects(second), ['Old quiet', 'Old aurora two']);
   assert.deepEqual(subjects(await get('from=log%40ops.example')), ['New quiet', 'New aurora', 'Old quiet', 'Old aurora two', 'Old aurora one']);
+});
+
+test("messages stored before the sender was kept beside the search words are found by a from filter once migrated", async () => {
+  const db = svc.services.db;
+  // As the database stood before 0032: no sender beside the words.
+  await db.query('ALTER TABLE message_search DROP COLUMN from_text');
+  await db.query("DELETE FROM schema_migrations WHERE name = '0032_search_sender.sql'");
+  assert.deepEqual(await migrate(db), ['0032_search_sender.sql']);
+  assert.deepEqual(subjects(await search('from=GRACE')), ['Compiler invoice']);
+  assert.deepEqual(subjects(await search('q=invoice&from=vendor')), ['Monthly statement']);
+  const { rows } = await db.query<{ from_text: string }>('SELECT from_text FROM message_search WHERE inbox_id = $1 ORDER BY seq', [inbox.id]);
+  assert.deepEqual(rows.map((r) => r.from_text), ['grace@navy.example grace hopper', 'billing@vendor.example ', 'alan@bletchley.example ', 'news@paper.example ']);
 });
