@@ -222,7 +222,7 @@ export async function run(argv: string[]): Promise<void> {
       latencies.push((await arrived) - started);
     }
     latencies.sort((a, b) => a - b);
-    console.log(
+    if (latencies.length) console.log(
       `approve to relay: ${latencies.length} approvals, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1)!)}`,
     );
 
@@ -269,7 +269,7 @@ export async function run(argv: string[]): Promise<void> {
       autoLatencies.push((await relay.arrival(`<${sent.review_id}.1@bench.test>`)) - started);
     }
     autoLatencies.sort((a, b) => a - b);
-    console.log(
+    if (autoLatencies.length) console.log(
       `auto-send submit to relay: ${autoLatencies.length} sends, p50 ${ms(percentile(autoLatencies, 50))}, p99 ${ms(percentile(autoLatencies, 99))}, max ${ms(autoLatencies.at(-1)!)}`,
     );
 
