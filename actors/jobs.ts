@@ -1,6 +1,6 @@
 // Every pg-boss queue of the service, in one table: its name, the payload its jobs carry and the
 // queue's options (retries, backoff, expiry). Lifecycles enqueue onto these entries and workers
-// take theirs from here (`...JOBS.x`), so ensureQueues creates each queue with the options its
+// take theirs from here (`...JOBS.x`), so openJobQueue creates each queue with the options its
 // worker declares, and a name is written once.
 import type PgBoss from 'pg-boss';
 import type { SupportCaseStatus } from '../machines/support-case.ts';

@@ -12,19 +12,21 @@ import { JOB_WAKE_CHANNEL, startQueue, type Queue } from '../service/queue.ts';
 const QUEUE_LOCK_KEY = 7_146_002;
 
 /**
- * Creates every worker's queue; each role calls it before it may enqueue. Serialised across
- * processes by an advisory lock, as the migrations are: pg-boss creates a queue's partition of its
- * job table, and processes doing that side by side on a new database deadlocked (all but one of
- * them stopped with `deadlock detected`). Queues that exist are left alone.
+ * Creates these workers' queues on a queue already started (a set of workers of its own, as a test
+ * has); the roles open the service's queue with openJobQueue. Serialised across processes by an
+ * advisory lock, as the migrations are: pg-boss creates a queue's partition of its job table, and
+ * processes doing that side by side on a new database deadlocked (all but one of them stopped with
+ * `deadlock detected`). Queues that exist are left alone.
  */
-export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Worker<any>[] = WORKERS): Promise<void> {
+export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Worker<any>[]): Promise<void> {
   await withSessionLock(db, QUEUE_LOCK_KEY, () => createMissingQueues(queue, workers));
 }
 
 /**
  * Starts the job queue and creates every worker's queue, under the same lock: pg-boss's own start
  * creates its scheduler's queue and runs a first maintenance over the job table, which deadlocked
- * beside another process creating queues on a new database.
+ * beside another process creating queues on a new database. Each role opens the queue this way
+ * before it may enqueue.
  */
 export async function openJobQueue(db: Pool, url: string, log: Logger): Promise<Queue> {
   return withSessionLock(db, QUEUE_LOCK_KEY, async () => {

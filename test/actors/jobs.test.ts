@@ -1,5 +1,5 @@
 // The table of jobs and the worker registry agree: every queue has exactly one worker, and every
-// worker's queue name and options are the table's, so ensureQueues creates each queue as declared.
+// worker's queue name and options are the table's, so openJobQueue creates each queue as declared.
 import assert from 'node:assert/strict';
 import { test } from '../../testkit/test.ts';
 import { JOBS } from '../../actors/jobs.ts';
