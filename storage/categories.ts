@@ -137,7 +137,12 @@ export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Pr
   const start = Math.floor(Math.random() * AUTO_SEND_SLOTS);
   const values = [orgId, Math.max(0, cap), start];
   const waitValues = values.slice(0, 2);
+  // A slot that looked free but was filled meanwhile stays locked by the attempt that found it full.
+  // Held out of slot order while this sender waits below, it closed a circle with the waiters
+  // (deadlock detected): the attempt runs in a savepoint, rolled back when it took nothing.
+  await tx.query('SAVEPOINT auto_send_slot');
   if ((await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
+  await tx.query('ROLLBACK TO SAVEPOINT auto_send_slot');
   // The first send of the day makes the day's slots.
   const made = await tx.query(
     `INSERT INTO auto_send_counters (org_id, day, slot) SELECT $1, ${TODAY}, s FROM generate_series(0, ${AUTO_SEND_SLOTS - 1}) s
