@@ -98,10 +98,10 @@ async function openSession(relay: RelayConfig): Promise<Session> {
   conn.on('error', lost);
   conn.on('end', lost);
   try {
-    await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
+    await untilSettled(conn, (done) => conn.connect(done));
     if (relay.auth) {
       const auth = relay.auth;
-      await new Promise<void>((resolve, reject) => conn.login({ credentials: auth } as never, (err) => (err ? reject(err) : resolve())));
+      await untilSettled(conn, (done) => conn.login({ credentials: auth } as never, done));
     }
   } catch (err) {
     conn.close();
@@ -109,6 +109,31 @@ async function openSession(relay: RelayConfig): Promise<Session> {
     throw new RelayError((err as Error).message, 'deferred', (err as SmtpError).responseCode ?? null, (err as SmtpError).response ?? null);
   }
   return session;
+}
+
+/**
+ * Runs one step of opening a session. nodemailer reports a connection lost during the greeting's
+ * reply, EHLO or AUTH as an 'error' event only, never to the step's callback, which would wait
+ * for ever (and a stopping service on it): the step fails on 'error' or 'end' too.
+ */
+function untilSettled(conn: SMTPConnection, step: (done: (err?: Error | null) => void) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const fail = (err?: Error) => {
+      settle();
+      reject(err ?? Object.assign(new Error('the relay closed the connection while the session was being opened'), { code: 'ECONNECTION' }));
+    };
+    const settle = () => {
+      conn.off('error', fail);
+      conn.off('end', fail);
+    };
+    conn.once('error', fail);
+    conn.once('end', fail);
+    step((err) => {
+      settle();
+      if (err) reject(err);
+      else resolve();
+    });
+  });
 }
 
 function takeIdle(relay: RelayConfig): Session | null {
