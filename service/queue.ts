@@ -23,21 +23,37 @@ export type Queue = {
 const SCHEMA = 'pgboss';
 // The statements pg-boss's worker loop runs after a job without awaiting them (manager.js onFetch).
 const UNAWAITED = new Set<string>([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
+// A third of the shortest expiry of a queue (60 s, actors/jobs.ts).
+const OUTCOME_RETRY_MS = 20_000;
+const OUTCOME_RETRY_PAUSE_MS = 500;
 
 export async function startQueue(url: string, log: Logger): Promise<Queue> {
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
+  let stopping = false;
   const executeSql = (text: string, values?: unknown[]) => {
-    const query = pool.query(text, values);
-    if (!UNAWAITED.has(text)) return query;
-    // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
-    // would end the process. The job stays active, expires and is retried by its queue policy,
-    // as when a worker dies.
-    return query.catch((err: Error) => {
-      log.warn({ err: err.message }, 'recording a job outcome failed; the job will expire and be retried');
-      return { rows: [{ count: 0 }] };
-    });
+    if (!UNAWAITED.has(text)) return pool.query(text, values);
+    return recordOutcome(text, values);
+  };
+  // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
+  // would end the process. The outcome is tried again while the database comes back (a job left
+  // active would wait for its expiry, minutes for a delivery), but never past the shortest expiry
+  // of a queue: by then the job may be another worker's, and its outcome is no longer this one's
+  // to record. Given up, the job expires and is retried by its queue policy, as when a worker dies.
+  const recordOutcome = async (text: string, values?: unknown[]) => {
+    const until = Date.now() + OUTCOME_RETRY_MS;
+    for (;;) {
+      try {
+        return await pool.query(text, values);
+      } catch (err) {
+        if (stopping || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
+          log.warn({ err: (err as Error).message }, 'recording a job outcome failed; the job will expire and be retried');
+          return { rows: [{ count: 0 }] };
+        }
+        await new Promise((r) => setTimeout(r, OUTCOME_RETRY_PAUSE_MS).unref());
+      }
+    }
   };
   const boss = new PgBoss({ schema: SCHEMA, db: { executeSql } });
   let running = false;
@@ -56,6 +72,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     wake: (db, name) => notifyOnCommit(db, JOB_WAKE_CHANNEL, name),
     stop: async () => {
       running = false;
+      stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
       await endPool(pool).catch(() => {});
     },
