@@ -58,7 +58,8 @@ export type SendBody = {
   category_id?: string;
   thread_id?: string;
   expected_last_message_id?: string;
-  attachments?: Array<{ filename?: string; content_type?: string; content: string; content_id?: string; inline?: boolean }>;
+  /** `content` in base64, or already decoded (a large body's, by the HTTP layer). */
+  attachments?: Array<{ filename?: string; content_type?: string; content: string | Buffer; content_id?: string; inline?: boolean }>;
 };
 
 export type SendServices = { db: Pool; queue: Queue; config: Config };
@@ -265,10 +266,10 @@ function decodeAttachments(list: NonNullable<SendBody['attachments']>): ReviewAt
   if (list.length > MAX_ATTACHMENTS) throw badRequest('attachments', `At most ${MAX_ATTACHMENTS} attachments a message.`, 'too_many');
   return list.map((a, i) => {
     // Whitespace may fall anywhere; tested in place, without a copy of the content stripped of it.
-    if (!/^[A-Za-z0-9+/\s]*(?:=\s*){0,2}$/.test(a.content)) {
+    if (typeof a.content === 'string' && !/^[A-Za-z0-9+/\s]*(?:=\s*){0,2}$/.test(a.content)) {
       throw badRequest(`attachments.${i}.content`, 'content must be base64.', 'invalid_format');
     }
-    const content = Buffer.from(a.content, 'base64');
+    const content = typeof a.content === 'string' ? Buffer.from(a.content, 'base64') : a.content;
     return {
       filename: a.filename ?? null,
       content_type: a.content_type ?? 'application/octet-stream',

@@ -32,6 +32,8 @@ export type ApiState = {
   /** sha256 of method, path and the body's exact bytes: what an Idempotency-Key is bound to. */
   requestHash?: string;
   body: any;
+  /** A large body's attachments, decoded from its bytes, until they take their placeholders' place. */
+  attachmentBytes?: Map<string, Buffer>;
   query: Record<string, any>;
   /** The `include` paths asked for, checked against the operation's list (parents added). */
   include: Set<string>;

@@ -29,6 +29,8 @@ export type OperationSpec = {
   consoleRole: string | null;
   idempotent: boolean;
   maxBodyBytes: number;
+  /** The body has `attachments[].content` in base64: a large one is decoded from its bytes (attachment-bytes.ts). */
+  attachmentsInBody: boolean;
   envelope: 'problem' | 'legacy';
   parameters: Json[];
   bodyPointer: string | null;
@@ -155,6 +157,7 @@ export function operationsOf(doc: Json): OperationSpec[] {
         parameters: [...inherited, ...own],
         bodyPointer: media?.schema ? `#/paths/${pointerEscape(p)}/${method}/requestBody/content/application~1json/schema` : null,
         bodyRequired: op.requestBody?.required === true,
+        attachmentsInBody: resolveRef(doc, media?.schema ?? {}).properties?.attachments !== undefined,
         streaming: op['x-streaming'] === true,
         includes: op['x-include'] ?? [],
         spentSignupKey: op['x-spent-signup-key'] === true,

@@ -277,20 +277,28 @@ export type ReviewAttachment = {
  * as binary bytes; a bytea[] parameter would be sent as text, every byte spelled as two hex digits
  * in a string and again in the wire buffer, four times the attachment.
  */
+// The driver copies a statement's parameters into one message: attachments go in statements of
+// about this much content each, so a 25 MiB send is not held once more, whole, while it is written.
+const ATTACHMENT_BATCH_BYTES = 4 * 1024 * 1024;
+
 export async function insertReviewAttachments(tx: Executor, orgId: string, reviewId: string, files: ReviewAttachment[]): Promise<void> {
-  if (files.length === 0) return;
-  const values: unknown[] = [orgId, reviewId];
-  const rows = files.map((f, i) => {
-    const at = values.length;
-    values.push(i, f.filename, f.content_type, f.content_id, f.inline, f.size, f.content);
-    const p = (n: number) => `$${at + n}`;
-    return `($1, $2, ${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::bool, ${p(6)}::int, ${p(7)}::bytea)`;
-  });
-  await tx.query(
-    `INSERT INTO review_attachments (org_id, review_id, position, filename, content_type, content_id, inline, size, content)
-     VALUES ${rows.join(', ')}`,
-    values,
-  );
+  for (let first = 0; first < files.length; ) {
+    let next = first + 1;
+    for (let bytes = files[first]!.size; next < files.length && bytes + files[next]!.size <= ATTACHMENT_BATCH_BYTES; next++) bytes += files[next]!.size;
+    const values: unknown[] = [orgId, reviewId];
+    const rows = files.slice(first, next).map((f, i) => {
+      const at = values.length;
+      values.push(first + i, f.filename, f.content_type, f.content_id, f.inline, f.size, f.content);
+      const p = (n: number) => `$${at + n}`;
+      return `($1, $2, ${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::bool, ${p(6)}::int, ${p(7)}::bytea)`;
+    });
+    await tx.query(
+      `INSERT INTO review_attachments (org_id, review_id, position, filename, content_type, content_id, inline, size, content)
+       VALUES ${rows.join(', ')}`,
+      values,
+    );
+    first = next;
+  }
 }
 
 export async function listReviewAttachments(db: Executor, orgId: string, reviewId: string, withContent: boolean): Promise<ReviewAttachment[]> {
