@@ -26,14 +26,15 @@ function asSendReadsIt(body: any): any {
 test('a span of base64 decodes to the bytes Buffer.from decodes, across chunk boundaries, padded or not', () => {
   for (const size of [0, 1, 2, 3, 4, 100, 786_431, 786_432, 786_433, 3 * 786_432 + 2]) {
     const bytes = crypto.randomBytes(size);
-    for (const text of [bytes.toString('base64'), bytes.toString('base64').replace(/=+$/, '')]) {
+    const unpadded = bytes.toString('base64').replace(/=+$/, '');
+    for (const text of [bytes.toString('base64'), unpadded, `${unpadded}A`]) {
       const raw = Buffer.from(`"${text}"`, 'latin1');
       assert.deepEqual(decodeSpan(raw, { start: 1, end: raw.length - 1 }), Buffer.from(text, 'base64'), `${size} bytes`);
     }
   }
 });
 
-test('long base64 strings are lifted out of the text; short ones, and any with an escape or a space, stay in it', () => {
+test('long base64 strings are lifted out of the text; short ones, and any with an escape, a space or a character after `=`, stay in it', () => {
   const long = crypto.randomBytes(3000).toString('base64');
   const raw = Buffer.from(
     JSON.stringify({
@@ -43,6 +44,7 @@ test('long base64 strings are lifted out of the text; short ones, and any with a
         { content: 'c2hvcnQ=' },
         { content: `${long.slice(0, 2000)} ${long.slice(2000)}` },
         { content: long.replace(/\//g, '\\/') },
+        { content: `${long.slice(0, 2000)}=A${long.slice(2000)}` },
       ],
     }),
   );
@@ -61,12 +63,18 @@ test('the parsed body equals the whole body parsed: attachments decoded, long ba
     { [b64()]: 1, attachments: [] },
     { attachments: [{ content: b64(), note: b64() }], other: { attachments: [{ content: b64() }] } },
     { text: `"lifted:${'0'.repeat(24)}:0"`, attachments: [{ content: `lifted:${'0'.repeat(24)}:0` }] },
+    { text: `${b64()} and a space`, attachments: [{ content: `${b64()}\n${b64()}` }, { content: `${b64().replace(/=+$/, '')}A` }] },
     [b64(), { attachments: [{ content: b64() }] }],
   ];
   for (const body of bodies) {
     const raw = Buffer.from(JSON.stringify(body));
     assert.deepEqual(asSendReadsIt(parseLifted(raw, 1024)), asSendReadsIt(JSON.parse(raw.toString('utf8'))));
   }
+});
+
+test('a body cut off inside a long base64 string is still refused as JSON', () => {
+  const raw = Buffer.from(`{"attachments":[{"content":"${crypto.randomBytes(3000).toString('base64')}`);
+  assert.throws(() => parseLifted(raw, 1024), SyntaxError);
 });
 
 // Through the service: the three operations whose bodies carry attachments, each with a body over
