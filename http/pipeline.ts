@@ -102,8 +102,9 @@ function rateLimit(op: OperationSpec, s: Services): Middleware {
 
 // A large body is held more than once while it is handled (its bytes, then its decoded
 // attachments and the statements that write them): eight concurrent 33 MB sends took the process
-// from 252 MB to 923 MB of memory when nothing bounded them. Bodies that may pass LARGE_BODY_BYTES are read and handled
-// LARGE_BODY_SLOTS at a time; the others wait unread, their bytes left in the socket.
+// from 252 MB to 923 MB of memory when nothing bounded them. Bodies that may pass
+// LARGE_BODY_BYTES are read and handled LARGE_BODY_SLOTS at a time; the others wait unread, their
+// bytes left in the socket.
 const LARGE_BODY_BYTES = 1024 * 1024;
 const LARGE_BODY_SLOTS = 2;
 const largeBodies = new Sema(LARGE_BODY_SLOTS);

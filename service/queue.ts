@@ -31,23 +31,22 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
-  let stopping = false;
   const executeSql = (text: string, values?: unknown[]) => {
     if (!UNAWAITED.has(text)) return pool.query(text, values);
     return recordOutcome(text, values);
   };
   // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
   // would end the process. The outcome is tried again while the database comes back (a job left
-  // active would wait for its expiry, minutes for a delivery), but never past the shortest expiry
-  // of a queue: by then the job may be another worker's, and its outcome is no longer this one's
-  // to record. Given up, the job expires and is retried by its queue policy, as when a worker dies.
+  // active would wait for its expiry, minutes for a delivery), for a third of the shortest expiry
+  // of a queue: an expired job may be another worker's, and its outcome no longer this one's to
+  // record. Given up, the job expires and is retried by its queue policy, as when a worker dies.
   const recordOutcome = async (text: string, values?: unknown[]) => {
     const until = Date.now() + OUTCOME_RETRY_MS;
     for (;;) {
       try {
         return await pool.query(text, values);
       } catch (err) {
-        if (stopping || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
+        if (!running || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
           log.warn({ err: (err as Error).message }, 'recording a job outcome failed; the job will expire and be retried');
           return { rows: [{ count: 0 }] };
         }
@@ -72,7 +71,6 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     wake: (db, name) => notifyOnCommit(db, JOB_WAKE_CHANNEL, name),
     stop: async () => {
       running = false;
-      stopping = true;
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
       await endPool(pool).catch(() => {});
     },

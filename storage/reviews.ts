@@ -272,23 +272,39 @@ export type ReviewAttachment = {
   content: Buffer;
 };
 
-/**
- * One row a file, in one statement. Each content travels as a parameter of its own, which pg sends
- * as binary bytes; a bytea[] parameter would be sent as text, every byte spelled as two hex digits
- * in a string and again in the wire buffer, four times the attachment.
- */
 // The driver copies a statement's parameters into one message: attachments go in statements of
 // about this much content each, so a 25 MiB send is not held once more, whole, while it is written.
 const ATTACHMENT_BATCH_BYTES = 4 * 1024 * 1024;
 
+/** The files in runs of consecutive ones whose sizes add up to at most `maxBytes` (a larger file runs alone). */
+function batchesOf<T extends { size: number }>(files: T[], maxBytes: number): T[][] {
+  const batches: T[][] = [];
+  let bytes = 0;
+  for (const f of files) {
+    const last = batches.at(-1);
+    if (last && bytes + f.size <= maxBytes) {
+      last.push(f);
+      bytes += f.size;
+    } else {
+      batches.push([f]);
+      bytes = f.size;
+    }
+  }
+  return batches;
+}
+
+/**
+ * One row a file, a few MiB of files a statement. Each content travels as a parameter of its own,
+ * which pg sends as binary bytes; a bytea[] parameter would be sent as text, every byte spelled as
+ * two hex digits in a string and again in the wire buffer, four times the attachment.
+ */
 export async function insertReviewAttachments(tx: Executor, orgId: string, reviewId: string, files: ReviewAttachment[]): Promise<void> {
-  for (let first = 0; first < files.length; ) {
-    let next = first + 1;
-    for (let bytes = files[first]!.size; next < files.length && bytes + files[next]!.size <= ATTACHMENT_BATCH_BYTES; next++) bytes += files[next]!.size;
+  let position = 0;
+  for (const batch of batchesOf(files, ATTACHMENT_BATCH_BYTES)) {
     const values: unknown[] = [orgId, reviewId];
-    const rows = files.slice(first, next).map((f, i) => {
+    const rows = batch.map((f) => {
       const at = values.length;
-      values.push(first + i, f.filename, f.content_type, f.content_id, f.inline, f.size, f.content);
+      values.push(position++, f.filename, f.content_type, f.content_id, f.inline, f.size, f.content);
       const p = (n: number) => `$${at + n}`;
       return `($1, $2, ${p(1)}::int, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::bool, ${p(6)}::int, ${p(7)}::bytea)`;
     });
@@ -297,7 +313,6 @@ export async function insertReviewAttachments(tx: Executor, orgId: string, revie
        VALUES ${rows.join(', ')}`,
       values,
     );
-    first = next;
   }
 }
 
