@@ -20,7 +20,7 @@ import { findInboxInScope, type InboxScope, type InboxWithPolicy } from '../stor
 import { findMessage, flaggedInThread, sentIntoThreadSince, sentOneOf, type MessageRow } from '../storage/messages.ts';
 import { loopSuspected } from '../machines/policy/loop-guard.ts';
 import { SENDER_HEALTH_WINDOW, senderHealth, type SenderHealthCounts } from '../machines/policy/sender-health.ts';
-import { senderHealthCounts } from '../storage/delivery-reports.ts';
+import { senderHealthVerdictCounts } from '../storage/delivery-reports.ts';
 import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
 import { rungOf } from '../machines/category.ts';
 import { findCategory, firstContacts, takeAutoSend, type CategoryRow } from '../storage/categories.ts';
@@ -298,7 +298,7 @@ async function decideRelease(
   if (p.screening) return { release: false, reason: 'screening', rung: null };
   // So does a send that may be one turn of a mail loop, or one from an inbox whose mail bounces or is complained about.
   if (p.loop) return { release: false, reason: 'loop_suspected', rung: null };
-  const counts = p.sender_health ?? (await senderHealthCounts(tx, p.inbox.org_id, p.inbox.id, SENDER_HEALTH_WINDOW));
+  const counts = p.sender_health ?? (await senderHealthVerdictCounts(tx, p.inbox.org_id, p.inbox.id, SENDER_HEALTH_WINDOW));
   const health = senderHealth(counts, healthLimits);
   if (!health.healthy) return { release: false, reason: 'sender_health', rung: null };
   if (p.policy.policy === 'allow_direct') return { release: true, reason: 'allow_direct', rung: null };

@@ -90,21 +90,52 @@ export async function senderHealthCounts(db: Executor, orgId: string, inboxId: s
 /**
  * senderHealthCounts' counts as one SQL expression (a json object of sends, bounces and
  * complaints) over an inbox given as SQL expressions, so another query can read them in its round trip.
+ * The window's oldest send bounds the rest: a bounce or complaint counts when the send it reports
+ * on is in the window, and it is recorded after that send's `delivered` (the report comes back
+ * once the relay took the mail). So the inbox's few bounces and complaints are read, not a lookup
+ * for each of its sends.
  */
 export function senderHealthSql(org: string, inbox: string, window: string): string {
-  return `(WITH cleared AS (SELECT sender_health_cleared_at AS at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}),
-          recent AS (
-            SELECT d.review_id, d.recipient FROM delivery_reports d, cleared
-             WHERE d.org_id = ${org} AND d.inbox_id = ${inbox} AND d.kind = 'delivered' AND d.created_at > coalesce(cleared.at, '-infinity')
+  return `(WITH recent AS (
+            SELECT d.created_at FROM delivery_reports d
+             WHERE d.org_id = ${org} AND d.inbox_id = ${inbox} AND d.kind = 'delivered'
+               AND d.created_at > coalesce((SELECT sender_health_cleared_at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}), '-infinity')
              ORDER BY d.created_at DESC LIMIT ${window}),
+          edge AS (SELECT count(*)::int AS sends, min(created_at) AS since FROM recent),
           outcome AS (
-            SELECT r.review_id, r.recipient,
-                   bool_or(b.kind = 'bounced' AND b.type = 'hard') AS bounced, bool_or(b.kind = 'complained') AS complained
-              FROM recent r LEFT JOIN delivery_reports b
-                ON b.org_id = ${org} AND b.review_id = r.review_id AND b.recipient = r.recipient AND b.kind IN ('bounced', 'complained')
-             GROUP BY r.review_id, r.recipient)
-     SELECT json_build_object('sends', count(*)::int, 'bounces', (count(*) FILTER (WHERE bounced))::int,
+            SELECT bool_or(b.kind = 'bounced' AND b.type = 'hard') AS bounced, bool_or(b.kind = 'complained') AS complained
+              FROM edge, delivery_reports b
+             WHERE b.org_id = ${org} AND b.inbox_id = ${inbox} AND b.kind IN ('bounced', 'complained') AND b.created_at >= edge.since
+               AND EXISTS (SELECT 1 FROM delivery_reports d
+                            WHERE d.org_id = ${org} AND d.review_id = b.review_id AND d.recipient = b.recipient
+                              AND d.kind = 'delivered' AND d.created_at >= edge.since)
+             GROUP BY b.review_id, b.recipient)
+     SELECT json_build_object('sends', (SELECT sends FROM edge), 'bounces', (count(*) FILTER (WHERE bounced))::int,
                               'complaints', (count(*) FILTER (WHERE complained))::int) FROM outcome)`;
+}
+
+/**
+ * senderHealthSql as far as a send's verdict needs it. With no bounce or complaint recorded since
+ * the inbox was cleared both rates are 0 whatever the sends, which are then not counted (0): the
+ * usual inbox is judged by one index probe rather than by reading its latest sends.
+ */
+export function senderHealthVerdictSql(org: string, inbox: string, window: string): string {
+  return `(CASE WHEN EXISTS (
+             SELECT 1 FROM delivery_reports b
+              WHERE b.org_id = ${org} AND b.inbox_id = ${inbox} AND b.kind IN ('bounced', 'complained')
+                AND b.created_at > coalesce((SELECT sender_health_cleared_at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}), '-infinity'))
+           THEN ${senderHealthSql(org, inbox, window)}
+           ELSE json_build_object('sends', 0, 'bounces', 0, 'complaints', 0) END)`;
+}
+
+/** An inbox's counts as far as a send's verdict needs them (senderHealthVerdictSql). */
+export async function senderHealthVerdictCounts(db: Executor, orgId: string, inboxId: string, window: number): Promise<Omit<SenderHealthCounts, 'cleared_at'>> {
+  const { rows } = await db.query<{ counts: Omit<SenderHealthCounts, 'cleared_at'> }>({
+    name: 'delivery-reports-sender-health-verdict',
+    text: `SELECT ${senderHealthVerdictSql('$1', '$2', '$3::int')} AS counts`,
+    values: [orgId, inboxId, window],
+  });
+  return rows[0]!.counts;
 }
 
 /** The id of a project's inbox named by id or address. */

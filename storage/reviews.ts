@@ -4,7 +4,7 @@ import { lockKey, type Executor } from './db.ts';
 import { inboxFromJson, inboxInScopeQuery, type InboxRow, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 import { coveringLinkSql, type RouteLink } from './review-links.ts';
-import { senderHealthSql } from './delivery-reports.ts';
+import { senderHealthVerdictSql } from './delivery-reports.ts';
 import { SENDER_HEALTH_WINDOW, type SenderHealthCounts } from '../machines/policy/sender-health.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
@@ -107,7 +107,7 @@ export type SendCheckData = {
   suppressed: string[];
   /** Recipients of the inbox's reviews of the last 24 hours that were not cancelled. */
   used_24h: number;
-  /** The inbox's sender health counts, when read ahead with the inbox (else the send transaction reads them). */
+  /** The inbox's sender health counts as far as a verdict needs them (senderHealthVerdictSql), when read ahead with the inbox (else the send transaction reads them). */
   sender_health?: SenderHealthCounts;
 };
 
@@ -152,7 +152,7 @@ export async function findInboxWithSendChecks(
     text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')},
                                       ${sendAllowancesSql('i.org_id', '$7')} AS allowances,
                                       ${coveringLinkSql('i.org_id', 'i.project_id', 'i.id')} AS covering_link,
-                                      ${senderHealthSql('i.org_id', 'i.id', String(SENDER_HEALTH_WINDOW))} AS sender_health FROM i`,
+                                      ${senderHealthVerdictSql('i.org_id', 'i.id', String(SENDER_HEALTH_WINDOW))} AS sender_health FROM i`,
     values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId],
   });
   const row = rows[0];
