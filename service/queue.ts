@@ -1,5 +1,6 @@
 // The durable job queue (pg-boss on the same PostgreSQL). Jobs are enqueued inside the caller's
 // transaction, so a job exists exactly when the change that asked for it committed.
+import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
@@ -27,12 +28,25 @@ const UNAWAITED = new Set<string>([plans.completeJobs(SCHEMA), plans.failJobsByI
 const OUTCOME_RETRY_MS = 20_000;
 const OUTCOME_RETRY_PAUSE_MS = 500;
 
+/**
+ * pg-boss's statement as a prepared one, named by its text: a connection parses and plans each of
+ * pg-boss's few statements once, not on every job (its insert, fetch and completion would each be
+ * planned anew per job). A text without parameters may hold several statements and stays simple.
+ */
+const prepared = new Map<string, string>();
+function preparedQuery(text: string, values?: unknown[]): string | pg.QueryConfig {
+  if (!values) return text;
+  let name = prepared.get(text);
+  if (!name) prepared.set(text, (name = `pgboss-${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+  return { name, text, values };
+}
+
 export async function startQueue(url: string, log: Logger): Promise<Queue> {
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
   const executeSql = (text: string, values?: unknown[]) => {
-    if (!UNAWAITED.has(text)) return pool.query(text, values);
+    if (!UNAWAITED.has(text)) return pool.query(preparedQuery(text, values));
     return recordOutcome(text, values);
   };
   // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
@@ -44,7 +58,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     const until = Date.now() + OUTCOME_RETRY_MS;
     for (;;) {
       try {
-        return await pool.query(text, values);
+        return await pool.query(preparedQuery(text, values));
       } catch (err) {
         if (!running || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
           log.warn({ err: (err as Error).message }, 'recording a job outcome failed; the job will expire and be retried');
@@ -67,7 +81,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     boss,
     started: () => running,
     send: (tx, name, data, options = {}) =>
-      boss.send(name, data, { ...options, db: { executeSql: (text, values) => tx.query(text, values) } }),
+      boss.send(name, data, { ...options, db: { executeSql: (text, values) => tx.query(preparedQuery(text, values)) } }),
     wake: (db, name) => notifyOnCommit(db, JOB_WAKE_CHANNEL, name),
     stop: async () => {
       running = false;

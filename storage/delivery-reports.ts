@@ -33,14 +33,15 @@ export type RecipientStatus = {
 export async function insertDeliveryReports(tx: Executor, rows: NewDeliveryReport[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <K extends keyof NewDeliveryReport>(k: K) => rows.map((r) => r[k]);
-  await tx.query(
-    `INSERT INTO delivery_reports (org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw, raw_sha256)
+  await tx.query({
+    name: 'delivery-reports-insert',
+    text: `INSERT INTO delivery_reports (org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw, raw_sha256)
      SELECT *, CASE WHEN raw IS NULL THEN NULL ELSE sha256(raw) END
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                    $10::text[], $11::text[], $12::bytea[]) AS r(org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw)`,
-    [col('org_id'), col('project_id'), rows.map(() => newId('dlr')), col('inbox_id'), col('review_id'), col('message_id'),
+    values: [col('org_id'), col('project_id'), rows.map(() => newId('dlr')), col('inbox_id'), col('review_id'), col('message_id'),
       rows.map((r) => r.recipient.toLowerCase()), col('kind'), col('type'), col('status'), col('diagnostic'), col('raw')],
-  );
+  });
 }
 
 /**

@@ -30,8 +30,9 @@ export async function openDelivery(
   d: { org_id: string; project_id: string; review_id: string; revision: number; message_id: string },
   recipients: string[],
 ): Promise<{ attempt: DeliveryRow; hosted: InboxRow[] }> {
-  const { rows } = await db.query<DeliveryRow & { hosted: Array<Parameters<typeof inboxFromJson>[0]> }>(
-    `WITH ins AS (
+  const { rows } = await db.query<DeliveryRow & { hosted: Array<Parameters<typeof inboxFromJson>[0]> }>({
+    name: 'review-deliveries-open',
+    text: `WITH ins AS (
        INSERT INTO review_deliveries (org_id, project_id, review_id, revision, message_id, phase)
        VALUES ($1, $2, $3, $4, $5, 'connecting') ON CONFLICT (org_id, review_id, revision) DO NOTHING RETURNING *),
      attempt AS (
@@ -40,8 +41,8 @@ export async function openDelivery(
        SELECT * FROM review_deliveries WHERE org_id = $1 AND review_id = $3 AND revision = $4 AND NOT EXISTS (SELECT 1 FROM ins))
      SELECT a.*, (SELECT coalesce(jsonb_agg(to_jsonb(h)), '[]'::jsonb) FROM inboxes h WHERE h.address = ANY($6::text[])) AS hosted
        FROM attempt a`,
-    [d.org_id, d.project_id, d.review_id, d.revision, d.message_id, recipients],
-  );
+    values: [d.org_id, d.project_id, d.review_id, d.revision, d.message_id, recipients],
+  });
   const { hosted, ...attempt } = rows[0]!;
   return { attempt, hosted: hosted.map(inboxFromJson) };
 }
@@ -61,14 +62,15 @@ export async function setDeliveryPhase(
   phase: DeliveryPhase,
   info: { route?: string | null; last_error?: string | null; relay_response?: string | null; countTry?: boolean } = {},
 ): Promise<void> {
-  await db.query(
-    `UPDATE review_deliveries
+  await db.query({
+    name: 'review-deliveries-set-phase',
+    text: `UPDATE review_deliveries
         SET phase = $4, route = coalesce($5, route), last_error = coalesce($6, last_error),
             relay_response = coalesce($7, relay_response), tries = tries + $8, updated_at = now()
       WHERE org_id = $1 AND review_id = $2 AND revision = $3`,
-    [key.org_id, key.review_id, key.revision, phase, info.route ?? null, info.last_error ?? null, info.relay_response ?? null,
+    values: [key.org_id, key.review_id, key.revision, phase, info.route ?? null, info.last_error ?? null, info.relay_response ?? null,
       info.countTry ? 1 : 0],
-  );
+  });
 }
 
 /**
@@ -76,7 +78,11 @@ export async function setDeliveryPhase(
  * may, and the lock is gone the moment that worker's connection is (a killed process included).
  */
 export async function tryLockDelivery(db: Executor, reviewId: string): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended('review-delivery ' || $1, 0)) AS ok`, [reviewId]);
+  const { rows } = await db.query<{ ok: boolean }>({
+    name: 'review-deliveries-try-lock',
+    text: `SELECT pg_try_advisory_lock(hashtextextended('review-delivery ' || $1, 0)) AS ok`,
+    values: [reviewId],
+  });
   return rows[0]!.ok;
 }
 

@@ -12,11 +12,12 @@ export type StoredReviewSettings = {
 };
 
 export async function readReviewSettings(db: Executor, orgId: string): Promise<StoredReviewSettings | null> {
-  const { rows } = await db.query<{ default_review_policy: ReviewPolicy; dial: Record<string, unknown> | null; updated_at: Date | null }>(
-    `SELECT o.default_review_policy, to_jsonb(s) AS dial, s.updated_at
+  const { rows } = await db.query<{ default_review_policy: ReviewPolicy; dial: Record<string, unknown> | null; updated_at: Date | null }>({
+    name: 'review-settings-read',
+    text: `SELECT o.default_review_policy, to_jsonb(s) AS dial, s.updated_at
        FROM orgs o LEFT JOIN review_settings s ON s.org_id = o.id WHERE o.id = $1`,
-    [orgId],
-  );
+    values: [orgId],
+  });
   return rows[0] ?? null;
 }
 

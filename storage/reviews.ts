@@ -53,12 +53,13 @@ const REVIEW_FROM = `machine_instances m JOIN reviews r ON r.org_id = m.org_id A
 export type ReviewScope = { org_id: string; project_id: string | null; agent_id: string | null; inbox_id: string | null };
 
 export async function findReview(db: Executor, scope: ReviewScope, id: string): Promise<ReviewRow | null> {
-  const { rows } = await db.query<ReviewRow>(
-    `SELECT ${REVIEW_COLUMNS} FROM ${REVIEW_FROM}
+  const { rows } = await db.query<ReviewRow>({
+    name: 'reviews-find',
+    text: `SELECT ${REVIEW_COLUMNS} FROM ${REVIEW_FROM}
       WHERE m.org_id = $1 AND m.kind = 'review' AND m.id = $2
         AND ($3::text IS NULL OR m.project_id = $3) AND ($4::text IS NULL OR r.agent_id = $4) AND ($5::text IS NULL OR r.inbox_id = $5)`,
-    [scope.org_id, id, scope.project_id, scope.agent_id, scope.inbox_id],
-  );
+    values: [scope.org_id, id, scope.project_id, scope.agent_id, scope.inbox_id],
+  });
   return rows[0] ?? null;
 }
 
@@ -67,12 +68,13 @@ export async function findReview(db: Executor, scope: ReviewScope, id: string): 
  * delivery reads once it holds the review's delivery lock.
  */
 export async function findReviewWithInbox(db: Executor, orgId: string, id: string): Promise<{ review: ReviewRow; inbox: InboxRow | null } | null> {
-  const { rows } = await db.query<ReviewRow & { sending_inbox: Parameters<typeof inboxFromJson>[0] | null }>(
-    `SELECT ${REVIEW_COLUMNS}, to_jsonb(i) AS sending_inbox FROM ${REVIEW_FROM}
+  const { rows } = await db.query<ReviewRow & { sending_inbox: Parameters<typeof inboxFromJson>[0] | null }>({
+    name: 'reviews-find-with-inbox',
+    text: `SELECT ${REVIEW_COLUMNS}, to_jsonb(i) AS sending_inbox FROM ${REVIEW_FROM}
        LEFT JOIN inboxes i ON i.org_id = m.org_id AND i.project_id = m.project_id AND i.id = r.inbox_id
       WHERE m.org_id = $1 AND m.kind = 'review' AND m.id = $2`,
-    [orgId, id],
-  );
+    values: [orgId, id],
+  });
   if (!rows[0]) return null;
   const { sending_inbox, ...review } = rows[0];
   return { review, inbox: sending_inbox ? inboxFromJson(sending_inbox) : null };
