@@ -19,7 +19,7 @@ import { RelayError, parseSmtpUrl, sendViaRelay, type RelayConfig } from '../mai
 import { returnPathKeyOf, returnPathOf } from '../mail/outbound/return-path.ts';
 import { signUnsubscribeToken, unsubscribeKey } from '../mail/outbound/unsubscribe-token.ts';
 import { InboundQuotaError } from '../mail/inbound/policies/over-quota.ts';
-import { ingestMessageIn, ingestMessagesIn, type IngestInput, type StoredMessage } from './ingest.ts';
+import { ingestMessageIn, prepareIngest, storeIngestIn, type IngestInput, type StoredMessage } from './ingest.ts';
 import { parseMessage, type ParsedMail } from '../mail/parse.ts';
 import type { Config } from '../service/config.ts';
 import { encryptionKey } from '../service/encryption.ts';
@@ -199,6 +199,11 @@ type Outgoing = {
 async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, inbox: InboxRow, attempt: DeliveryRow, o: Outgoing): Promise<void> {
   const { raw, parsed, hosted, external, relay } = o;
   const key = { org_id: row.org_id, review_id: row.id, revision: attempt.revision };
+  // The sender's copy (it publishes nothing: a sent message is not news to its own inbox).
+  const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
+  const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
+  // Made ready before the transaction, whose BEGIN takes the copies' thread-key locks.
+  const copies = await prepareIngest([sentCopy, ...received]);
   await inLockTransaction(lock, async (tx) => {
     if (external.length > 0 && !relay) {
       await insertOutbox(tx, {
@@ -214,10 +219,7 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
         raw,
       });
     }
-    // The sender's copy (it publishes nothing: a sent message is not news to its own inbox).
-    const sentCopy: IngestInput = { raw, parsed, recipients: [inbox], envelope_from: inbox.address, folder: 'SENT', direction: 'outbound', review_id: row.id };
-    const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
-    const [[copy]] = (await ingestMessagesIn(tx, deps.queue, [sentCopy, ...received], deps.config.plans)) as [StoredMessage[]];
+    const [[copy]] = (await storeIngestIn(tx, deps.queue, copies, deps.config.plans)) as [StoredMessage[]];
     if (o.missed) await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, { ...o.missed.notice, kind: 'delivery_notice' }, new Date());
     await setDeliveryPhase(tx, key, 'sent', {
       route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox',
@@ -229,12 +231,12 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
     const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
     const sent = { review: row, inbox, message_id: copy!.id, smtp_message_id: attempt.message_id };
     await recordDelivered(tx, deps.queue, sent, took, relay && o.relayResponse ? (/^\s*(\d{3})/.exec(o.relayResponse)?.[1] ?? null) : null);
-  });
+  }, copies.lock);
 }
 
-/** A transaction on the lock's connection whose COMMIT also releases the delivery lock. */
-async function inLockTransaction(lock: Lock, fn: (tx: pg.PoolClient) => Promise<void>): Promise<void> {
-  await transactionOn(lock.conn, fn, { afterCommit: unlockDeliveryStatement(lock.conn, lock.review_id) });
+/** A transaction on the lock's connection whose COMMIT also releases the delivery lock; `firstStatement` travels with its BEGIN. */
+async function inLockTransaction(lock: Lock, fn: (tx: pg.PoolClient) => Promise<void>, firstStatement?: string | null): Promise<void> {
+  await transactionOn(lock.conn, fn, { firstStatement, afterCommit: unlockDeliveryStatement(lock.conn, lock.review_id) });
   lock.held = false;
 }
 

@@ -72,12 +72,8 @@ export async function ingestMessage(s: IngestServices, input: IngestInput): Prom
  * it, all committed together or not at all.
  */
 export async function ingestMessages(s: IngestServices, inputs: IngestInput[]): Promise<StoredMessage[][]> {
-  const prepared = await Promise.all(inputs.map(prepare));
-  return withTransaction(s.db, async (tx) => {
-    const stored = await storeAll(tx, s.queue, prepared);
-    await meter(tx, prepared, stored, s.plans);
-    return stored;
-  }, lockStatement(locksOf(prepared)));
+  const batch = await prepareIngest(inputs);
+  return withTransaction(s.db, (tx) => storeIngestIn(tx, s.queue, batch, s.plans), batch.lock);
 }
 
 /** One message inside the caller's transaction (a system mail, a reconciled SENT copy); no plan refuses it. */
@@ -93,11 +89,27 @@ export async function ingestMessageIn(tx: pg.PoolClient, queue: Queue, input: In
  * an org receiving a copy past its monthly quota or storage throws InboundQuotaError.
  */
 export async function ingestMessagesIn(tx: pg.PoolClient, queue: Queue, inputs: IngestInput[], plans?: Plans): Promise<StoredMessage[][]> {
+  const batch = await prepareIngest(inputs);
+  if (batch.lock) await tx.query(batch.lock);
+  return storeIngestIn(tx, queue, batch, plans);
+}
+
+/**
+ * Messages made ready to store before any transaction: parsed, with what is derived from them, and
+ * the statement taking their thread-key locks, which can travel with the BEGIN of the transaction
+ * that stores them (withTransaction's firstStatement).
+ */
+export type IngestBatch = { prepared: Prepared[]; lock: string | null };
+
+export async function prepareIngest(inputs: IngestInput[]): Promise<IngestBatch> {
   const prepared = await Promise.all(inputs.map(prepare));
-  const lock = lockStatement(locksOf(prepared));
-  if (lock) await tx.query(lock);
-  const stored = await storeAll(tx, queue, prepared);
-  await meter(tx, prepared, stored, plans);
+  return { prepared, lock: lockStatement(locksOf(prepared)) };
+}
+
+/** Stores a prepared batch as ingestMessagesIn does, in a transaction that has taken `batch.lock`. */
+export async function storeIngestIn(tx: pg.PoolClient, queue: Queue, batch: IngestBatch, plans?: Plans): Promise<StoredMessage[][]> {
+  const stored = await storeAll(tx, queue, batch.prepared);
+  await meter(tx, batch.prepared, stored, plans);
   return stored;
 }
 
