@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
-import { createPool, endPool, notifyOnCommit } from '../storage/db.ts';
+import { createPool, endPool, notifyOnCommit, writeBeforeCommit, type PreparedStatement } from '../storage/db.ts';
 import type { Logger } from './logger.ts';
 
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
@@ -14,8 +14,11 @@ export const JOB_WAKE_CHANNEL = 'agent_inbox_jobs';
 export type Queue = {
   boss: PgBoss;
   started(): boolean;
-  /** Enqueues inside `tx`; the job is visible only once tx commits. */
-  send(tx: pg.ClientBase, name: string, data: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
+   * Enqueues inside `tx`; the job is visible only once tx commits. Inside withTransaction the
+   * insert travels with the COMMIT (writeBeforeCommit).
+   */
+  send(tx: pg.ClientBase, name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
   /** Asks every worker process to fetch `name` now rather than at its next poll (inside a transaction: once it commits). */
   wake(db: pg.Pool | pg.ClientBase, name: string): Promise<void>;
   stop(): Promise<void>;
@@ -34,19 +37,19 @@ const OUTCOME_RETRY_PAUSE_MS = 500;
  * planned anew per job). A text without parameters may hold several statements and stays simple.
  */
 const prepared = new Map<string, string>();
-function preparedQuery(text: string, values?: unknown[]): string | pg.QueryConfig {
-  if (!values) return text;
+function preparedQuery(text: string, values: unknown[]): PreparedStatement {
   let name = prepared.get(text);
   if (!name) prepared.set(text, (name = `pgboss-${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
   return { name, text, values };
 }
+const query = (db: pg.Pool | pg.ClientBase, text: string, values?: unknown[]) => db.query(values ? preparedQuery(text, values) : text);
 
 export async function startQueue(url: string, log: Logger): Promise<Queue> {
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
   const executeSql = (text: string, values?: unknown[]) => {
-    if (!UNAWAITED.has(text)) return pool.query(preparedQuery(text, values));
+    if (!UNAWAITED.has(text)) return query(pool, text, values);
     return recordOutcome(text, values);
   };
   // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
@@ -58,7 +61,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
     const until = Date.now() + OUTCOME_RETRY_MS;
     for (;;) {
       try {
-        return await pool.query(preparedQuery(text, values));
+        return await query(pool, text, values);
       } catch (err) {
         if (!running || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
           log.warn({ err: (err as Error).message }, 'recording a job outcome failed; the job will expire and be retried');
@@ -80,8 +83,15 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
   return {
     boss,
     started: () => running,
-    send: (tx, name, data, options = {}) =>
-      boss.send(name, data, { ...options, db: { executeSql: (text, values) => tx.query(preparedQuery(text, values)) } }),
+    // The insert's result (the job's id) is not read: it can wait for the commit.
+    send: async (tx, name, data, options = {}) => {
+      const executeSql = async (text: string, values?: unknown[]) => {
+        if (!values) return tx.query(text);
+        await writeBeforeCommit(tx, preparedQuery(text, values));
+        return { rows: [] };
+      };
+      await boss.send(name, data, { ...options, db: { executeSql } });
+    },
     wake: (db, name) => notifyOnCommit(db, JOB_WAKE_CHANNEL, name),
     stop: async () => {
       running = false;

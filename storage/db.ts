@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import pg from 'pg';
+
+// pg's own rendering of a parameter as text (dates, arrays, JSON), for writeBeforeCommit's literals.
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): unknown };
 
 export type Pool = pg.Pool;
 export type Executor = pg.Pool | pg.PoolClient | pg.ClientBase;
@@ -57,6 +61,39 @@ export async function notifyOnCommit(tx: Executor, channel: string, payload: str
   else await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
+// Writes asked for inside a withTransaction whose result nobody reads, sent in the COMMIT's round trip before it.
+const pendingWrites = new WeakMap<pg.ClientBase, string[]>();
+
+/** A named (prepared) statement. */
+export type PreparedStatement = { name: string; text: string; values: unknown[] };
+
+/**
+ * Runs a write whose result is not read in the COMMIT's round trip, just before the COMMIT, when
+ * inside withTransaction and once the connection has prepared the statement: as `EXECUTE` with its
+ * values as quoted literals, planned as the prepared statement is. Elsewhere, or on a connection
+ * that has not prepared it yet, it runs at once (and so prepares it). It fails as any statement of
+ * the transaction would: the COMMIT's round trip fails and the transaction rolls back. Nothing
+ * later in the transaction may read what it writes.
+ */
+export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
+  const writes = pendingWrites.get(tx as pg.ClientBase);
+  const parsed = (tx as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+  if (!writes || parsed?.[q.name] !== q.text) {
+    await tx.query(q);
+    return;
+  }
+  const client = tx as pg.ClientBase;
+  writes.push(`EXECUTE ${client.escapeIdentifier(q.name)}(${q.values.map((v) => literal(client, v)).join(', ')})`);
+}
+
+/** A parameter as the literal pg would have sent as its text. */
+function literal(client: pg.ClientBase, value: unknown): string {
+  const text = prepareValue(value);
+  if (text === null || text === undefined) return 'NULL';
+  if (Buffer.isBuffer(text)) return client.escapeLiteral(`\\x${text.toString('hex')}`);
+  return client.escapeLiteral(String(text));
+}
+
 /**
  * Runs fn in one transaction; every write inside commits or none does. `firstStatement` runs in
  * the same round trip as BEGIN (e.g. taking advisory locks).
@@ -81,12 +118,15 @@ export async function transactionOn<T>(
   opts: { firstStatement?: string | null; afterCommit?: string } = {},
 ): Promise<T> {
   const notifications: Array<[string, string]> = [];
+  const writes: string[] = [];
   pendingNotifications.set(client, notifications);
+  pendingWrites.set(client, writes);
   try {
     await client.query(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
     const result = await fn(client);
     pendingNotifications.delete(client);
-    await client.query(commitText(client, notifications, opts.afterCommit)).catch((err: { file?: string }) => {
+    pendingWrites.delete(client);
+    await client.query(commitText(client, writes, notifications, opts.afterCommit)).catch((err: { file?: string }) => {
       // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
       // wake-up is lost; listeners see the change at their next read (heartbeat, poll, deadline).
       if (err.file !== 'async.c') throw err;
@@ -97,15 +137,16 @@ export async function transactionOn<T>(
     throw err;
   } finally {
     pendingNotifications.delete(client);
+    pendingWrites.delete(client);
   }
 }
 
-/** COMMIT, the statement after it, then the notifications (each once), in one simple-protocol round trip. */
-function commitText(client: pg.ClientBase, notifications: Array<[string, string]>, afterCommit?: string): string {
+/** The writes left for it, COMMIT, the statement after it, then the notifications (each once), in one simple-protocol round trip. */
+function commitText(client: pg.ClientBase, writes: string[], notifications: Array<[string, string]>, afterCommit?: string): string {
   const unique = [...new Set(notifications.map(([c, p]) => `${client.escapeLiteral(c)}, ${client.escapeLiteral(p)}`))];
   const notify = unique.length === 0 ? '' : `; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
   // The NOTIFY goes last: raised there, its error (above) leaves everything before it done.
-  return `COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
+  return `${writes.map((w) => `${w}; `).join('')}COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
 }
 
 /**
