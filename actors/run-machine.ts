@@ -4,10 +4,11 @@
 // State, events and effects commit together or not at all.
 import type pg from 'pg';
 import { initialTransition, transition, type AnyStateMachine, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
+import { withTransaction, writeBeforeCommit, type Executor, type Pool } from '../storage/db.ts';
 import {
   findMachine,
   insertMachine,
+  insertMachineStatement,
   listTransitions,
   lockMachine,
   updateMachine,
@@ -102,24 +103,39 @@ async function perform(tx: pg.ClientBase, queue: Queue, def: MachineKind, applie
   return applied;
 }
 
-/** Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction. */
-export async function createInstanceIn(tx: pg.ClientBase, queue: Queue, def: MachineKind, ref: MachineRef, event: EventObject): Promise<Applied> {
+/**
+ * Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction.
+ * A caller that read the transaction's now() (`at`, the new row's times) lets the insert travel
+ * with the COMMIT (writeBeforeCommit): nothing in the transaction reads a row it has just created.
+ */
+export async function createInstanceIn(
+  tx: pg.ClientBase,
+  queue: Queue,
+  def: MachineKind,
+  ref: MachineRef,
+  event: EventObject,
+  opts: { at?: Date } = {},
+): Promise<Applied> {
   const next = step(def, initialSnapshot(def.machine), event, null);
-  const row = await insertMachine(
-    tx,
-    {
-      org_id: ref.org_id,
-      project_id: ref.project_id,
-      kind: def.kind,
-      id: ref.id,
-      inbox_id: ref.inbox_id ?? null,
-      agent_id: ref.agent_id ?? null,
-      state: next.state,
-      machine_version: def.version,
-      snapshot: next.persisted,
-    },
-    { event: event as unknown as Record<string, unknown>, from_state: null, to_state: next.state, actions: next.actions },
-  );
+  const instance = {
+    org_id: ref.org_id,
+    project_id: ref.project_id,
+    kind: def.kind,
+    id: ref.id,
+    inbox_id: ref.inbox_id ?? null,
+    agent_id: ref.agent_id ?? null,
+    state: next.state,
+    machine_version: def.version,
+    snapshot: next.persisted,
+  };
+  const transition = { event: event as unknown as Record<string, unknown>, from_state: null, to_state: next.state, actions: next.actions };
+  let row: MachineRow;
+  if (opts.at) {
+    await writeBeforeCommit(tx, insertMachineStatement(instance, transition));
+    row = { ...instance, version: 1, created_at: opts.at, updated_at: opts.at };
+  } else {
+    row = await insertMachine(tx, instance, transition);
+  }
   return perform(tx, queue, def, { row, snapshot: next.snapshot, actions: next.actions, previousState: null }, event);
 }
 

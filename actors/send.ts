@@ -386,7 +386,7 @@ export async function submitSend(
     }
     await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
     event.rules_version = fits.rules_version;
-    const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event);
+    const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event, { at: fits.at });
     // Last, so the org's usage row stays locked only until the commit that follows.
     await reserveWithinCaps(tx, s.config.plans, p.allowances, { org_id: inbox.org_id, review_id: submission.id, recipients: recipientCount }, now);
     const review: ReviewRow = {

@@ -1,4 +1,4 @@
-import type { Executor } from './db.ts';
+import type { Executor, PreparedStatement } from './db.ts';
 
 export type MachineRow = {
   org_id: string;
@@ -50,7 +50,13 @@ export async function insertMachine(
   t: NewTransition,
 ): Promise<MachineRow> {
   // Only the times come back: the snapshot was just written, and reading it back costs both ends a JSON pass.
-  const { rows } = await db.query<Pick<MachineRow, 'created_at' | 'updated_at'>>({
+  const { rows } = await db.query<Pick<MachineRow, 'created_at' | 'updated_at'>>(insertMachineStatement(m, t));
+  return { ...m, version: 1, ...rows[0]! };
+}
+
+/** insertMachine's statement, for a caller that knows its times already (the transaction's now()) and can leave it for the commit. */
+export function insertMachineStatement(m: Omit<MachineRow, 'created_at' | 'updated_at' | 'version'>, t: NewTransition): PreparedStatement {
+  return {
     name: 'machines-insert',
     text: `WITH m AS (
              INSERT INTO machine_instances (org_id, project_id, kind, id, inbox_id, agent_id, state, version, machine_version, snapshot)
@@ -60,8 +66,7 @@ export async function insertMachine(
              SELECT m.org_id, m.kind, m.id, m.version, $10, $11, $12, $13 FROM m)
            SELECT created_at, updated_at FROM m`,
     values: [m.org_id, m.project_id, m.kind, m.id, m.inbox_id, m.agent_id, m.state, m.machine_version, JSON.stringify(m.snapshot), ...transitionValues(t)],
-  });
-  return { ...m, version: 1, ...rows[0]! };
+  };
 }
 
 /**

@@ -180,9 +180,10 @@ export async function insertReviewWithinLimit(
   tx: Executor,
   r: NewReview,
   limit: number,
-): Promise<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number }> {
-  // The project's rules high-water comes back with it: the new review is stamped with it.
-  const { rows } = await tx.query<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number }>({
+): Promise<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number; at: Date }> {
+  // The project's rules high-water comes back with it: the new review is stamped with it. So does
+  // now(), the transaction's time, which every row it writes takes as its creation time.
+  const { rows } = await tx.query<{ inserted: boolean; used_24h: number; inbox_live: boolean; rules_version: number; at: Date }>({
     name: 'reviews-insert-within-limit',
     text: `WITH used AS (SELECT coalesce(sum(u.recipients), 0)::int AS n FROM recipient_usage u
                         WHERE u.org_id = $1 AND u.inbox_id = $4 AND u.minute > now() - interval '24 hours'),
@@ -196,7 +197,7 @@ export async function insertReviewWithinLimit(
              SELECT $1, $4, date_trunc('minute', now()), $9 FROM ins
              ON CONFLICT (org_id, inbox_id, minute) DO UPDATE SET recipients = recipient_usage.recipients + EXCLUDED.recipients)
            SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT n FROM used) AS used_24h, EXISTS (SELECT 1 FROM live) AS inbox_live,
-                  coalesce((SELECT version FROM rules_high_water WHERE org_id = $1 AND project_id = $2), 0)::int AS rules_version`,
+                  coalesce((SELECT version FROM rules_high_water WHERE org_id = $1 AND project_id = $2), 0)::int AS rules_version, now() AS at`,
     values: [r.org_id, r.project_id, r.id, r.inbox_id, r.agent_id, r.kind, r.parent_message_id, r.references, r.recipient_count, r.deadline_at, limit],
   });
   return rows[0]!;

@@ -35,6 +35,12 @@ test('send: 422 without intent (nothing stored), 202 with it; a human opens and 
   assert.deepEqual(accepted.body.review.draft.to, [{ name: 'Dana', email: 'dana@acme.example' }]);
   assert.deepEqual(accepted.body.review.allowed_actions, ['revise', 'restamp', 'cancel']);
   const id = accepted.body.review_id;
+  // The review's row is written with the COMMIT: the 202 and the stored review agree on its times.
+  const stored = await agent.review(id);
+  assert.equal(stored.status, 200);
+  assert.match(accepted.body.review.created_at, /^\d{4}-\d{2}-\d{2}T/);
+  assert.deepEqual([stored.body.created_at, stored.body.updated_at], [accepted.body.review.created_at, accepted.body.review.updated_at]);
+  assert.equal(await count('SELECT count(*)::int AS n FROM machine_transitions WHERE id = $1 AND version = 1', [id]), 1);
 
   const created = await agent.drain();
   assert.deepEqual(created.map((e) => [e.review_id, e.seq, e.type, e.state, e.from_state, e.revision, e.effective_mode]), [
