@@ -71,19 +71,34 @@ export type PreparedStatement = { name: string; text: string; values: unknown[] 
  * Runs a write whose result is not read in the COMMIT's round trip, just before the COMMIT, when
  * inside withTransaction and once the connection has prepared the statement: as `EXECUTE` with its
  * values as quoted literals, planned as the prepared statement is. Elsewhere, or on a connection
- * that has not prepared it yet, it runs at once (and so prepares it). It fails as any statement of
- * the transaction would: the COMMIT's round trip fails and the transaction rolls back. Nothing
- * later in the transaction may read what it writes.
+ * that has not prepared it yet, it runs at once (and so prepares it), after the writes left before
+ * it. It fails as any statement of the transaction would: the COMMIT's round trip fails and the
+ * transaction rolls back. A statement later in the transaction that reads what it writes calls
+ * flushWrites first.
  */
 export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);
   const parsed = (tx as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
-  if (!writes || parsed?.[q.name] !== q.text) {
-    await tx.query(q);
+  if (writes && parsed?.[q.name] === q.text) {
+    const client = tx as pg.ClientBase;
+    writes.push(`EXECUTE ${client.escapeIdentifier(q.name)}(${q.values.map((v) => literal(client, v)).join(', ')})`);
     return;
   }
-  const client = tx as pg.ClientBase;
-  writes.push(`EXECUTE ${client.escapeIdentifier(q.name)}(${q.values.map((v) => literal(client, v)).join(', ')})`);
+  // Run now, after what was left before it: the writes keep their order.
+  await flushWrites(tx);
+  await tx.query(q);
+}
+
+/**
+ * Runs the writes left for the commit now, in one round trip: for a statement that reads what
+ * they write (or must follow them).
+ */
+export async function flushWrites(tx: Executor): Promise<void> {
+  const writes = pendingWrites.get(tx as pg.ClientBase);
+  if (!writes?.length) return;
+  const text = writes.join('; ');
+  writes.length = 0;
+  await tx.query(text);
 }
 
 /** A parameter as the literal pg would have sent as its text. */

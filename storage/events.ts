@@ -48,8 +48,8 @@ export const subscribersOf = (ev: string, when: string): string =>
 /** What names a stored event and where it belongs, without its payload. */
 export type EventKey = Pick<EventRow, 'id' | 'org_id' | 'project_id' | 'inbox_id' | 'type'>;
 
-/** Wakes the streams and waits of every process once the event's transaction commits. */
-export function notifyEventOnCommit(tx: Executor, row: EventKey): Promise<void> {
+/** Wakes the streams and waits of every process once the event's transaction commits (its id, when known, is for the reader of a log). */
+export function notifyEventOnCommit(tx: Executor, row: Omit<EventKey, 'id'> & { id?: number }): Promise<void> {
   return notifyOnCommit(tx, EVENTS_CHANNEL, JSON.stringify({ id: row.id, org_id: row.org_id, project_id: row.project_id, inbox_id: row.inbox_id, type: row.type }));
 }
 

@@ -1,6 +1,6 @@
 // The durable review event queue: an append-only list of review events per review (seq 1, 2, ...),
 // drained by the composing agent in global order and acknowledged per review.
-import { notifyOnCommit, type Executor } from './db.ts';
+import { flushWrites, notifyOnCommit, writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 import { notifyEventOnCommit, type EventKey } from './events.ts';
 
 /** Wakes long polls; the payload is `<org_id> <agent_id>` of the composing agent. */
@@ -30,14 +30,39 @@ export type NewReviewEvent = Omit<ReviewEventRow, 'id' | 'seq' | 'created_at' | 
  * Appends the next event of a review to the durable queue and, in the same statement, to the event
  * log with `logPayload` (its `seq` set to the item's). NOTIFYs the composer and the event streams on
  * commit. The caller holds the review's machine row lock, so the next sequence cannot be taken twice.
+ * Writes left for the commit go first (flushWrites): an append left there may be this review's.
  */
 export async function appendReviewEvent(
   tx: Executor,
   e: NewReviewEvent,
   logPayload: Record<string, unknown>,
 ): Promise<{ item: ReviewEventRow; logged: EventKey }> {
+  await flushWrites(tx);
   // Only what the database drew comes back: the rest is what was written.
-  const { rows } = await tx.query<{ id: number; seq: number; created_at: Date; event_id: number }>({
+  const { rows } = await tx.query<{ id: number; seq: number; created_at: Date; event_id: number }>(appendStatement(e, logPayload));
+  const { id, seq, created_at, event_id } = rows[0]!;
+  const item: ReviewEventRow = { ...e, extra: e.extra ?? {}, id, seq, created_at };
+  const logged: EventKey = { id: event_id, org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id, type: e.type };
+  await notifyAppended(tx, e, logged);
+  return { item, logged };
+}
+
+/**
+ * appendReviewEvent for a caller that reads nothing back (no webhook takes the event): the append
+ * travels with the COMMIT (writeBeforeCommit), in the order the review's events were appended.
+ */
+export async function appendReviewEventAtCommit(tx: Executor, e: NewReviewEvent, logPayload: Record<string, unknown>): Promise<void> {
+  await writeBeforeCommit(tx, appendStatement(e, logPayload));
+  await notifyAppended(tx, e, { org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id, type: e.type });
+}
+
+async function notifyAppended(tx: Executor, e: NewReviewEvent, logged: Omit<EventKey, 'id'> & { id?: number }): Promise<void> {
+  await notifyOnCommit(tx, REVIEW_EVENTS_CHANNEL, `${e.org_id} ${e.agent_id}`);
+  await notifyEventOnCommit(tx, logged);
+}
+
+function appendStatement(e: NewReviewEvent, logPayload: Record<string, unknown>): PreparedStatement {
+  return {
     name: 'review-events-append',
     text: `WITH item AS (
              INSERT INTO review_events (org_id, project_id, review_id, seq, agent_id, inbox_id, type, state, from_state, category_id,
@@ -52,13 +77,7 @@ export async function appendReviewEvent(
            SELECT item.id, item.seq, item.created_at, logged.id AS event_id FROM item, logged`,
     values: [e.org_id, e.project_id, e.review_id, e.agent_id, e.inbox_id, e.type, e.state, e.from_state, e.category_id, e.revision,
       e.effective_mode, JSON.stringify(e.extra ?? {}), JSON.stringify(logPayload)],
-  });
-  const { id, seq, created_at, event_id } = rows[0]!;
-  const item: ReviewEventRow = { ...e, extra: e.extra ?? {}, id, seq, created_at };
-  const logged: EventKey = { id: event_id, org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id, type: e.type };
-  await notifyOnCommit(tx, REVIEW_EVENTS_CHANNEL, `${e.org_id} ${e.agent_id}`);
-  await notifyEventOnCommit(tx, logged);
-  return { item, logged };
+  };
 }
 
 export type DrainFilter = {
@@ -133,6 +152,8 @@ export type RuleChange = {
  * draft's project's new rules high-water. Answers the agents to wake.
  */
 export async function broadcastRuleChange(tx: Executor, c: RuleChange): Promise<string[]> {
+  // The drafts' next sequences are read: their appends left for the commit go first.
+  await flushWrites(tx);
   const { rows } = await tx.query<{ agent_id: string }>({
     name: 'review-events-rule-changed',
     text: `WITH drafts AS (

@@ -3,9 +3,9 @@ import type pg from 'pg';
 import type { ReviewContext } from '../../machines/review-request.ts';
 import type { Queue } from '../../service/queue.ts';
 import type { MachineRow } from '../../storage/machines.ts';
-import { appendReviewEvent } from '../../storage/review-events.ts';
+import { appendReviewEvent, appendReviewEventAtCommit } from '../../storage/review-events.ts';
 import { reviewEventPayload } from '../present/reviews.ts';
-import { deliverToWebhooks } from '../events.ts';
+import { deliverToWebhooks, goesToWebhooks } from '../events.ts';
 
 /**
  * Appends a review event to the durable queue and to the event log (webhooks, SSE), in the
@@ -33,6 +33,8 @@ export async function emitReviewEvent(
     extra: e.extra ?? {},
   };
   // The payload's seq is the item's, drawn by the statement that appends both.
-  const { logged } = await appendReviewEvent(tx, item, reviewEventPayload({ ...item, seq: 0 }));
+  const payload = reviewEventPayload({ ...item, seq: 0 });
+  if (!goesToWebhooks(item)) return appendReviewEventAtCommit(tx, item, payload);
+  const { logged } = await appendReviewEvent(tx, item, payload);
   await deliverToWebhooks(tx, queue, logged);
 }

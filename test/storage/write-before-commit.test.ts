@@ -1,10 +1,11 @@
 // writeBeforeCommit (storage/db.ts): a write whose result nobody reads, sent with the COMMIT as an
 // EXECUTE of its prepared statement. It stores exactly what the same statement with parameters
-// stores, commits or rolls back with its transaction, and runs at once outside one.
+// stores, commits or rolls back with its transaction, and runs at once outside one; writes keep
+// their order, and flushWrites runs them for a statement that must see them.
 import assert from 'node:assert/strict';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
-import { createPool, endPool, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
+import { createPool, endPool, flushWrites, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
 import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
@@ -82,4 +83,21 @@ test('a write left for the commit of a transaction that rolls back is never made
     client.release();
   }
   assert.deepEqual(await row('no transaction'), await row('direct'));
+});
+
+test('writes keep their order: one that must run at once runs after those left before it, and flushWrites runs them for a statement that reads them', async () => {
+  await db.query('CREATE TABLE ordered (n serial PRIMARY KEY, k text)');
+  const into = (name: string, k: string) => ({ name, text: `INSERT INTO ordered (k) VALUES ($1) -- ${name}`, values: [k] });
+  await withTransaction(db, (tx) => writeBeforeCommit(tx, into('test-ordered-a', 'prepares a')));
+  await withTransaction(db, async (tx) => {
+    await writeBeforeCommit(tx, into('test-ordered-a', 'first'));
+    // Not prepared on the connection yet: it runs now, after `first`.
+    await writeBeforeCommit(tx, into('test-ordered-b', 'second'));
+    await writeBeforeCommit(tx, into('test-ordered-a', 'third'));
+    assert.deepEqual((await tx.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second']);
+    await flushWrites(tx);
+    assert.deepEqual((await tx.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second', 'third']);
+    await writeBeforeCommit(tx, into('test-ordered-b', 'fourth'));
+  });
+  assert.deepEqual((await db.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second', 'third', 'fourth']);
 });
