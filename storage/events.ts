@@ -1,4 +1,4 @@
-import { notifyOnCommit, type Executor } from './db.ts';
+import { flushWrites, notifyOnCommit, writeBeforeCommit, type Executor } from './db.ts';
 import { subscribedTo, type SubscribedWebhook } from './webhooks.ts';
 
 export const EVENTS_CHANNEL = 'agent_inbox_events';
@@ -23,6 +23,8 @@ export type NewEvent = Omit<EventRow, 'id' | 'created_at' | 'inbox_id' | 'agent_
  * EventPosition), so concurrent writers need no lock.
  */
 export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean): Promise<{ row: EventRow; subscribers: SubscribedWebhook[] }> {
+  // The log is in the order its events were appended: those left for the commit go first.
+  await flushWrites(tx);
   const { rows } = await tx.query<EventRow & { subscribers: SubscribedWebhook[] }>({
     name: 'events-append',
     text: `WITH e AS (
@@ -35,6 +37,20 @@ export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean
   const { subscribers, ...row } = rows[0]!;
   await notifyEventOnCommit(tx, row);
   return { row, subscribers };
+}
+
+/**
+ * appendEvent for an event no webhook takes and whose row nobody reads back: the insert travels
+ * with the COMMIT (writeBeforeCommit).
+ */
+export async function appendEventAtCommit(tx: Executor, e: NewEvent): Promise<void> {
+  const event = { org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id ?? null, agent_id: e.agent_id ?? null, type: e.type };
+  await writeBeforeCommit(tx, {
+    name: 'events-append-at-commit',
+    text: 'INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload) VALUES ($1, $2, $3, $4, $5, $6)',
+    values: [event.org_id, event.project_id, event.inbox_id, event.agent_id, event.type, JSON.stringify(e.payload)],
+  });
+  await notifyEventOnCommit(tx, event);
 }
 
 /** An event row's columns, as INSERT ... RETURNING lists them. */
