@@ -16,7 +16,7 @@ import { encryptionKey } from '../service/encryption.ts';
 import type { Logger } from '../service/logger.ts';
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
-import { appendEvent } from '../storage/events.ts';
+import { appendEventAtCommit } from '../storage/events.ts';
 import { newId, randomToken } from '../storage/ids.ts';
 import { findMessage } from '../storage/messages.ts';
 import {
@@ -37,7 +37,7 @@ import {
   lockStillPending,
   notificationStatus,
   userIdByEmail,
-  projectDeciders,
+  noticeTargets,
   setChatops,
   upsertPreference,
   useDecisionLink,
@@ -194,7 +194,7 @@ async function noticeText(deps: NotifyDeps, tx: Executor, review: ReviewRow, inb
 
 export async function logNotice(tx: Executor, review: Pick<ReviewRow, 'org_id' | 'project_id' | 'id' | 'inbox_id'>, type: string, payload: Record<string, unknown>): Promise<void> {
   // Not a webhook type: the console's stream and the review's history carry it.
-  await appendEvent(tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: review.inbox_id, type, payload: { review_id: review.id, ...payload } }, false);
+  await appendEventAtCommit(tx, { org_id: review.org_id, project_id: review.project_id, inbox_id: review.inbox_id, type, payload: { review_id: review.id, ...payload } });
 }
 
 /**
@@ -208,14 +208,14 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
   if (!found || !stillApplies(found.review, job)) return 'moot';
   const review = found.review;
   const address = found.inbox?.address ?? '';
-  const deciders = await projectDeciders(deps.db, review.org_id, review.project_id);
+  const { deciders, chatops } = await noticeTargets(deps.db, review.org_id, review.project_id);
   let sent = 0;
   let failed = false;
   for (const member of deciders) {
     if (member.mode === 'off') continue;
     // First the notification and its link commit, so a link is valid before its mail can arrive;
     // then the mail. A job run again finds the notification: sent ones are not sent again.
-    const ready = await withTransaction(deps.db, async (tx) => {
+    const claim = async (tx: Executor) => {
       const key = { org_id: review.org_id, review_id: review.id, user_id: member.user_id, dedupe_key: job.key };
       const n =
         (await claimNotification(tx, {
@@ -233,7 +233,9 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
       if (!n || n.delivery === 'digest' || n.status !== 'pending') return null;
       const link = job.reason === 'auto_sent' ? null : await mintLink(tx, review, n, now);
       return { n, link };
-    });
+    };
+    // A notice without a link needs no transaction: its claim is one statement.
+    const ready = job.reason === 'auto_sent' ? await claim(deps.db) : await withTransaction(deps.db, claim);
     if (!ready) continue;
     const { n, link } = ready;
     try {
@@ -257,7 +259,7 @@ export async function performNotify(deps: NotifyDeps, job: NotifyJob, now = new 
   // A relay that refused is tried again by the job's retry; notices sent already are not repeated.
   if (failed) throw new Error('a review notification was not taken by the relay');
   // The chat-ops post is its own job: a webhook retried never mails the members again.
-  if (await findChatops(deps.db, review.org_id, review.project_id)) {
+  if (chatops) {
     await withTransaction(deps.db, async (tx) => {
       await deps.queue.send(tx, JOBS.reviewChatops.name, job);
       await deps.queue.wake(tx, JOBS.reviewChatops.name);

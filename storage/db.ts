@@ -74,7 +74,8 @@ export type PreparedStatement = { name: string; text: string; values: unknown[] 
  * that has not prepared it yet, it runs at once (and so prepares it), after the writes left before
  * it. It fails as any statement of the transaction would: the COMMIT's round trip fails and the
  * transaction rolls back. A statement later in the transaction that reads what it writes calls
- * flushWrites first.
+ * flushWrites first; a ROLLBACK TO SAVEPOINT does not take back a write left before it (none is
+ * left inside a savepoint).
  */
 export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);

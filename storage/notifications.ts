@@ -1,6 +1,6 @@
 // Review notifications: members' preferences, the notifications sent, one-time decision links,
 // the channel of each human decision, and a project's chat-ops channel.
-import type { Executor } from './db.ts';
+import { writeBeforeCommit, type Executor } from './db.ts';
 
 export type NotifyMode = 'instant' | 'digest' | 'off';
 export type DecisionVia = 'console' | 'mail_link' | 'mail_reply';
@@ -36,18 +36,22 @@ export type Decider = { user_id: string; email: string; mode: NotifyMode; digest
 /**
  * The members who may decide on the project's reviews (a writing role org-wide or in the project),
  * with their preference. Only this org's memberships are read.
+ * Read with whether the project has a chat-ops channel, in one round trip.
  */
-export async function projectDeciders(db: Executor, orgId: string, projectId: string): Promise<Decider[]> {
-  const { rows } = await db.query<Decider>(
-    `SELECT u.id AS user_id, u.email, coalesce(p.mode, 'instant') AS mode, coalesce(p.digest_minutes, 60) AS digest_minutes
-       FROM users u
-       LEFT JOIN notification_preferences p ON p.org_id = $1 AND p.project_id = $2 AND p.user_id = u.id
-      WHERE EXISTS (SELECT 1 FROM memberships m WHERE m.org_id = $1 AND m.user_id = u.id
-                       AND (m.project_id IS NULL OR m.project_id = $2) AND m.role IN ('owner', 'admin', 'member'))
-      ORDER BY u.email`,
-    [orgId, projectId],
-  );
-  return rows;
+export async function noticeTargets(db: Executor, orgId: string, projectId: string): Promise<{ deciders: Decider[]; chatops: boolean }> {
+  const { rows } = await db.query<{ deciders: Decider[]; chatops: boolean }>({
+    name: 'notifications-targets',
+    text: `SELECT coalesce((
+             SELECT json_agg(d ORDER BY d.email) FROM (
+               SELECT u.id AS user_id, u.email, coalesce(p.mode, 'instant') AS mode, coalesce(p.digest_minutes, 60) AS digest_minutes
+                 FROM users u
+                 LEFT JOIN notification_preferences p ON p.org_id = $1 AND p.project_id = $2 AND p.user_id = u.id
+                WHERE EXISTS (SELECT 1 FROM memberships m WHERE m.org_id = $1 AND m.user_id = u.id
+                                 AND (m.project_id IS NULL OR m.project_id = $2) AND m.role IN ('owner', 'admin', 'member'))) d), '[]') AS deciders,
+           EXISTS (SELECT 1 FROM chatops_channels WHERE org_id = $1 AND project_id = $2) AS chatops`,
+    values: [orgId, projectId],
+  });
+  return rows[0]!;
 }
 
 /** Whether this email holds a deciding role in the project now. */
@@ -93,8 +97,13 @@ export async function claimNotification(
   return rows[0] ?? null;
 }
 
+/** Inside a transaction it travels with the COMMIT (writeBeforeCommit): nothing after it reads the notifications. */
 export async function markNotifications(db: Executor, orgId: string, ids: string[], status: NotificationRow['status'], route: string | null): Promise<void> {
-  await db.query(`UPDATE review_notifications SET status = $3, route = $4, sent_at = now() WHERE org_id = $1 AND id = ANY($2)`, [orgId, ids, status, route]);
+  await writeBeforeCommit(db, {
+    name: 'notifications-mark',
+    text: 'UPDATE review_notifications SET status = $3, route = $4, sent_at = now() WHERE org_id = $1 AND id = ANY($2)',
+    values: [orgId, ids, status, route],
+  });
 }
 
 /** Members with pending digest notifications whose oldest has waited their digest interval by `now`. */
@@ -148,12 +157,14 @@ export type DecisionLinkRow = {
 
 const LINK_COLUMNS = 'org_id, project_id, id, token_hash, review_id, revision, user_id, email, notification_id, expires_at, used_at, used_action, created_at';
 
+/** Inside a transaction it travels with the COMMIT (writeBeforeCommit): the link is valid once that commits. */
 export async function insertDecisionLink(db: Executor, l: Omit<DecisionLinkRow, 'used_at' | 'used_action' | 'created_at'>): Promise<void> {
-  await db.query(
-    `INSERT INTO decision_links (org_id, project_id, id, token_hash, review_id, revision, user_id, email, notification_id, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [l.org_id, l.project_id, l.id, l.token_hash, l.review_id, l.revision, l.user_id, l.email, l.notification_id, l.expires_at],
-  );
+  await writeBeforeCommit(db, {
+    name: 'notifications-insert-link',
+    text: `INSERT INTO decision_links (org_id, project_id, id, token_hash, review_id, revision, user_id, email, notification_id, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    values: [l.org_id, l.project_id, l.id, l.token_hash, l.review_id, l.revision, l.user_id, l.email, l.notification_id, l.expires_at],
+  });
 }
 
 export async function findDecisionLink(db: Executor, id: string, lock = false): Promise<DecisionLinkRow | null> {
