@@ -221,12 +221,12 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
     }
     const [[copy]] = (await storeIngestIn(tx, deps.queue, copies, deps.config.plans)) as [StoredMessage[]];
     if (o.missed) await sendSystemMail(deps, tx, { org_id: row.org_id, project_id: row.project_id, inbox_id: inbox.id }, { ...o.missed.notice, kind: 'delivery_notice' }, new Date());
+    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
     await setDeliveryPhase(tx, key, 'sent', {
       route: external.length === 0 ? 'internal' : relay ? 'relay' : 'outbox',
       relay_response: o.relayResponse,
       last_error: o.missed ? `not delivered to ${o.missed.addresses.join(', ')}: ${o.missed.why}` : null,
     });
-    await applyWorkerEvent(tx, deps.queue, row.org_id, row.id, { type: 'delivered', sent_message_id: copy!.id });
     // What the relay or a hosted inbox took; mail kept in the outbox has reached no one yet.
     const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
     const sent = { review: row, inbox, message_id: copy!.id, smtp_message_id: attempt.message_id };

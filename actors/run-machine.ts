@@ -162,12 +162,12 @@ export async function applyEventIn(
   const previous = restore(def, row);
   const next = step(def, previous, event, row);
   const previousState = stateName(previous);
-  const written = await updateMachine(
+  // Locked since it was read: the update finds the row at the version read.
+  await updateMachine(
     tx,
     { org_id: row.org_id, kind: def.kind, id: row.id, version: row.version, state: next.state, machine_version: def.version, snapshot: next.persisted },
     { event: event as unknown as Record<string, unknown>, from_state: previousState, to_state: next.state, actions: next.actions },
   );
-  if (!written) throw new Problem('stale', { detail: `${def.kind} ${row.id} changed meanwhile; read it again.` });
   const updated: MachineRow = { ...row, state: next.state, version: row.version + 1, snapshot: next.persisted, updated_at: new Date() };
   return perform(tx, queue, def, { row: updated, snapshot: next.snapshot, actions: next.actions, previousState }, event);
 }

@@ -2,7 +2,7 @@
 // (machine_instances, kind 'category'); the daily auto-send counters; the queue of a category's
 // drafts (backlog, recheck broadcasts); whether a recipient was mailed before (first contact).
 import type { Executor } from './db.ts';
-import { flushWrites, notifyOnCommit } from './db.ts';
+import { notifyOnCommit } from './db.ts';
 import { REVIEW_EVENTS_CHANNEL } from './review-events.ts';
 
 export type CategoryScope = 'org_shared' | 'agent_private';
@@ -223,8 +223,6 @@ export async function categoryBacklog(db: Executor, at: { org_id: string; projec
  * leaving the queue, and waiting for them could deadlock with that decision's own category update.
  */
 export async function broadcastRecheck(tx: Executor, c: { org_id: string; project_id: string; category_id: string; rung: string; broadcast_id: string }): Promise<number> {
-  // The drafts' next sequences are read: their appends left for the commit go first.
-  await flushWrites(tx);
   const { rows } = await tx.query<{ agent_id: string; n: number }>({
     name: 'categories-recheck-broadcast',
     text: `WITH drafts AS (

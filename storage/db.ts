@@ -61,21 +61,21 @@ export async function notifyOnCommit(tx: Executor, channel: string, payload: str
   else await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
-// Writes asked for inside a withTransaction whose result nobody reads, sent in the COMMIT's round trip before it.
+// Writes asked for inside a withTransaction whose result nobody reads: sent with the next
+// statement of the transaction, in its round trip when that is the COMMIT.
 const pendingWrites = new WeakMap<pg.ClientBase, string[]>();
 
 /** A named (prepared) statement. */
 export type PreparedStatement = { name: string; text: string; values: unknown[] };
 
 /**
- * Runs a write whose result is not read in the COMMIT's round trip, just before the COMMIT, when
- * inside withTransaction and once the connection has prepared the statement: as `EXECUTE` with its
- * values as quoted literals, planned as the prepared statement is. Elsewhere, or on a connection
- * that has not prepared it yet, it runs at once (and so prepares it), after the writes left before
- * it. It fails as any statement of the transaction would: the COMMIT's round trip fails and the
- * transaction rolls back. A statement later in the transaction that reads what it writes calls
- * flushWrites first; a ROLLBACK TO SAVEPOINT does not take back a write left before it (none is
- * left inside a savepoint).
+ * Runs a write whose result is not read as part of the transaction's next statement, when inside
+ * withTransaction and once the connection has prepared the statement: as `EXECUTE` with its values
+ * as quoted literals, planned as the prepared statement is. Left writes go in one round trip
+ * before any other statement of the transaction, which so sees them as if they had run at once;
+ * before the COMMIT they go in its own round trip. Elsewhere, or on a connection that has not
+ * prepared the statement yet, it runs at once (and so prepares it). It fails as any statement of
+ * the transaction would, reported by the statement it went with, and the transaction rolls back.
  */
 export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);
@@ -85,21 +85,25 @@ export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Pro
     writes.push(`EXECUTE ${client.escapeIdentifier(q.name)}(${q.values.map((v) => literal(client, v)).join(', ')})`);
     return;
   }
-  // Run now, after what was left before it: the writes keep their order.
-  await flushWrites(tx);
   await tx.query(q);
 }
 
 /**
- * Runs the writes left for the commit now, in one round trip: for a statement that reads what
- * they write (or must follow them).
+ * While `client` runs a transaction: every statement runs the writes left before it first (one
+ * round trip), and the COMMIT's text takes them itself. Answers the function putting it back.
  */
-export async function flushWrites(tx: Executor): Promise<void> {
-  const writes = pendingWrites.get(tx as pg.ClientBase);
-  if (!writes?.length) return;
-  const text = writes.join('; ');
-  writes.length = 0;
-  await tx.query(text);
+function runWritesFirst(client: pg.ClientBase, writes: string[]): () => void {
+  const query = client.query;
+  const own = Object.prototype.hasOwnProperty.call(client, 'query');
+  client.query = function (this: pg.ClientBase, ...args: unknown[]) {
+    if (writes.length === 0) return (query as (...a: unknown[]) => unknown).apply(this, args);
+    const left = writes.splice(0).join('; ');
+    return (query as (text: string) => Promise<unknown>).call(this, left).then(() => (query as (...a: unknown[]) => unknown).apply(this, args));
+  } as typeof query;
+  return () => {
+    if (own) client.query = query;
+    else delete (client as { query?: unknown }).query;
+  };
 }
 
 /** A parameter as the literal pg would have sent as its text. */
@@ -137,21 +141,25 @@ export async function transactionOn<T>(
   const writes: string[] = [];
   pendingNotifications.set(client, notifications);
   pendingWrites.set(client, writes);
+  const putBack = runWritesFirst(client, writes);
   try {
     await client.query(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
     const result = await fn(client);
     pendingNotifications.delete(client);
     pendingWrites.delete(client);
-    await client.query(commitText(client, writes, notifications, opts.afterCommit)).catch((err: { file?: string }) => {
+    putBack();
+    await client.query(commitText(client, writes.splice(0), notifications, opts.afterCommit)).catch((err: { file?: string }) => {
       // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
       // wake-up is lost; listeners see the change at their next read (heartbeat, poll, deadline).
       if (err.file !== 'async.c') throw err;
     });
     return result;
   } catch (err) {
+    putBack();
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    putBack();
     pendingNotifications.delete(client);
     pendingWrites.delete(client);
   }

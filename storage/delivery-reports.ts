@@ -1,7 +1,7 @@
 // What became of sent mail, per recipient (migration 0030): the rows a send's delivery, its
 // bounces, complaints and delays leave, and what is read back from them (a send's status per
 // recipient, a recipient's soft bounces in a row, an inbox's sender health).
-import type { Executor } from './db.ts';
+import { writeBeforeCommit, type Executor } from './db.ts';
 import { newId } from './ids.ts';
 
 export type ReportKind = 'delivered' | 'bounced' | 'complained' | 'delayed';
@@ -29,11 +29,11 @@ export type RecipientStatus = {
   updated_at: Date;
 };
 
-/** One statement for every row. */
+/** One statement for every row, with the transaction's next statement (writeBeforeCommit). */
 export async function insertDeliveryReports(tx: Executor, rows: NewDeliveryReport[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <K extends keyof NewDeliveryReport>(k: K) => rows.map((r) => r[k]);
-  await tx.query({
+  await writeBeforeCommit(tx, {
     name: 'delivery-reports-insert',
     text: `INSERT INTO delivery_reports (org_id, project_id, id, inbox_id, review_id, message_id, recipient, kind, type, status, diagnostic, raw, raw_sha256)
      SELECT *, CASE WHEN raw IS NULL THEN NULL ELSE sha256(raw) END

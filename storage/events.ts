@@ -1,4 +1,4 @@
-import { flushWrites, notifyOnCommit, writeBeforeCommit, type Executor } from './db.ts';
+import { notifyOnCommit, writeBeforeCommit, type Executor } from './db.ts';
 import { subscribedTo, type SubscribedWebhook } from './webhooks.ts';
 
 export const EVENTS_CHANNEL = 'agent_inbox_events';
@@ -23,8 +23,6 @@ export type NewEvent = Omit<EventRow, 'id' | 'created_at' | 'inbox_id' | 'agent_
  * EventPosition), so concurrent writers need no lock.
  */
 export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean): Promise<{ row: EventRow; subscribers: SubscribedWebhook[] }> {
-  // The log is in the order its events were appended: those left for the commit go first.
-  await flushWrites(tx);
   const { rows } = await tx.query<EventRow & { subscribers: SubscribedWebhook[] }>({
     name: 'events-append',
     text: `WITH e AS (

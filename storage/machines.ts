@@ -1,4 +1,4 @@
-import type { Executor, PreparedStatement } from './db.ts';
+import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 
 export type MachineRow = {
   org_id: string;
@@ -70,15 +70,16 @@ export function insertMachineStatement(m: Omit<MachineRow, 'created_at' | 'updat
 }
 
 /**
- * Writes the next snapshot and its transition only if the row is still at `version`; false when
- * someone else moved it (and nothing is written).
+ * Writes the next snapshot and its transition, in one statement, for a row the transaction locked
+ * at `version` (lockMachine): nothing reads the result, so it travels with the transaction's next
+ * statement (writeBeforeCommit).
  */
 export async function updateMachine(
-  db: Executor,
+  tx: Executor,
   m: { org_id: string; kind: string; id: string; version: number; state: string; machine_version: number; snapshot: unknown },
   t: NewTransition,
-): Promise<boolean> {
-  const { rowCount } = await db.query({
+): Promise<void> {
+  await writeBeforeCommit(tx, {
     name: 'machines-update',
     text: `WITH m AS (
              UPDATE machine_instances SET state = $5, version = version + 1, machine_version = $6, snapshot = $7, updated_at = now()
@@ -90,7 +91,6 @@ export async function updateMachine(
            SELECT 1 FROM m`,
     values: [m.org_id, m.kind, m.id, m.version, m.state, m.machine_version, JSON.stringify(m.snapshot), ...transitionValues(t)],
   });
-  return rowCount === 1;
 }
 
 export async function listTransitions(db: Executor, orgId: string, kind: string, id: string): Promise<TransitionRow[]> {

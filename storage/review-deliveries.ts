@@ -1,7 +1,7 @@
 // Delivery attempts of reviews (one per review revision, Message-ID fixed before any relay is
 // contacted) and the local outbox kept when no relay is configured.
 import type pg from 'pg';
-import type { Executor } from './db.ts';
+import { writeBeforeCommit, type Executor } from './db.ts';
 import { inboxFromJson, type InboxRow } from './inboxes.ts';
 
 export type DeliveryPhase = 'connecting' | 'data' | 'deferred' | 'sent' | 'failed';
@@ -55,14 +55,14 @@ export async function findDelivery(db: Executor, orgId: string, reviewId: string
   return rows[0] ?? null;
 }
 
-/** Records a phase; committed at once by a caller outside any transaction. */
+/** Records a phase; committed at once by a caller outside any transaction, else with the transaction's next statement (writeBeforeCommit). */
 export async function setDeliveryPhase(
   db: Executor,
   key: { org_id: string; review_id: string; revision: number },
   phase: DeliveryPhase,
   info: { route?: string | null; last_error?: string | null; relay_response?: string | null; countTry?: boolean } = {},
 ): Promise<void> {
-  await db.query({
+  await writeBeforeCommit(db, {
     name: 'review-deliveries-set-phase',
     text: `UPDATE review_deliveries
         SET phase = $4, route = coalesce($5, route), last_error = coalesce($6, last_error),

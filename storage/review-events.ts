@@ -1,6 +1,6 @@
 // The durable review event queue: an append-only list of review events per review (seq 1, 2, ...),
 // drained by the composing agent in global order and acknowledged per review.
-import { flushWrites, notifyOnCommit, writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
+import { notifyOnCommit, writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 import { notifyEventOnCommit, type EventKey } from './events.ts';
 
 /** Wakes long polls; the payload is `<org_id> <agent_id>` of the composing agent. */
@@ -30,14 +30,12 @@ export type NewReviewEvent = Omit<ReviewEventRow, 'id' | 'seq' | 'created_at' | 
  * Appends the next event of a review to the durable queue and, in the same statement, to the event
  * log with `logPayload` (its `seq` set to the item's). NOTIFYs the composer and the event streams on
  * commit. The caller holds the review's machine row lock, so the next sequence cannot be taken twice.
- * Writes left for the commit go first (flushWrites): an append left there may be this review's.
  */
 export async function appendReviewEvent(
   tx: Executor,
   e: NewReviewEvent,
   logPayload: Record<string, unknown>,
 ): Promise<{ item: ReviewEventRow; logged: EventKey }> {
-  await flushWrites(tx);
   // Only what the database drew comes back: the rest is what was written.
   const { rows } = await tx.query<{ id: number; seq: number; created_at: Date; event_id: number }>(appendStatement(e, logPayload));
   const { id, seq, created_at, event_id } = rows[0]!;
@@ -152,8 +150,6 @@ export type RuleChange = {
  * draft's project's new rules high-water. Answers the agents to wake.
  */
 export async function broadcastRuleChange(tx: Executor, c: RuleChange): Promise<string[]> {
-  // The drafts' next sequences are read: their appends left for the commit go first.
-  await flushWrites(tx);
   const { rows } = await tx.query<{ agent_id: string }>({
     name: 'review-events-rule-changed',
     text: `WITH drafts AS (

@@ -11,7 +11,7 @@
 // Counters are kept in slots (migration 0029): a transaction adds to its session's slot, so one
 // org's stored messages do not queue behind one row lock, and a figure is the sum of the slots
 // (a peak, their greatest).
-import type { Executor } from './db.ts';
+import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 
 // Period keys are computed by PostgreSQL from the transaction's time, in UTC.
 const MONTH = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
@@ -80,13 +80,22 @@ export async function reserveSend(
  * A review settled already holds nothing, so a second settlement moves no reservation (a consume
  * still counts: every delivery is a sent message). Returns the recipients the review held.
  */
-export async function settleReservation(
-  tx: Executor,
-  r: { org_id: string; review_id: string; outcome: 'consume' | 'release'; sent_recipients: number },
-): Promise<number> {
+export async function settleReservation(tx: Executor, r: Settlement): Promise<number> {
+  const { rows } = await tx.query<{ n: number | null }>(settlementStatement(r));
+  return rows[0]?.n ?? 0;
+}
+
+/** settleReservation for a caller that reads nothing back: with the transaction's next statement (writeBeforeCommit). */
+export async function settleReservationAtCommit(tx: Executor, r: Settlement): Promise<void> {
+  await writeBeforeCommit(tx, settlementStatement(r));
+}
+
+type Settlement = { org_id: string; review_id: string; outcome: 'consume' | 'release'; sent_recipients: number };
+
+function settlementStatement(r: Settlement): PreparedStatement {
   // One statement; the select list reads each part in turn, so the rows lock in the same order
   // as every other writer's: the review, the account, the token, then the periods.
-  const { rows } = await tx.query<{ n: number | null }>({
+  return {
     name: 'usage-settle-review',
     text: `WITH held AS (
              UPDATE reviews x SET reserved_recipients = 0, reserved_token_id = NULL
@@ -115,8 +124,7 @@ export async function settleReservation(
            SELECT (SELECT n FROM held) AS n, (SELECT count(*) FROM account) AS a, (SELECT count(*) FROM token) AS t,
                   (SELECT count(*) FROM sent) AS s, (SELECT count(*) FROM token_sent) AS ts`,
     values: [r.org_id, r.review_id, r.outcome === 'consume', r.sent_recipients],
-  });
-  return rows[0]?.n ?? 0;
+  };
 }
 
 /** What one org received in one transaction: messages, the copies stored (one per inbox), bytes. */

@@ -5,7 +5,7 @@ import { newId } from '../../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, unassignReview } from '../../storage/review-links.ts';
 import { appendReviewerWork } from '../../storage/reviewer-work.ts';
 import { insertFeedback, releaseRecipientUsage, type FeedbackRow } from '../../storage/reviews.ts';
-import { settleReservation } from '../../storage/usage.ts';
+import { settleReservationAtCommit } from '../../storage/usage.ts';
 import { recordOutcome } from '../categories.ts';
 import { JOBS } from '../jobs.ts';
 import type { EffectContext, MachineAction } from '../run-machine.ts';
@@ -23,9 +23,9 @@ async function settleUsage(ctx: EffectContext, type: string, context: ReviewCont
   const recipients = ((draft.to as unknown[] | undefined)?.length ?? 0) + ((draft.cc as unknown[] | undefined)?.length ?? 0);
   const at = { org_id: row.org_id, review_id: row.id };
   if (type === 'review.sent' || type === 'review.auto_sent') {
-    await settleReservation(ctx.tx, { ...at, outcome: 'consume', sent_recipients: recipients });
+    await settleReservationAtCommit(ctx.tx, { ...at, outcome: 'consume', sent_recipients: recipients });
   } else if (type === 'review.cancelled' || type === 'review.rejected' || type === 'review.failed') {
-    await settleReservation(ctx.tx, { ...at, outcome: 'release', sent_recipients: 0 });
+    await settleReservationAtCommit(ctx.tx, { ...at, outcome: 'release', sent_recipients: 0 });
   }
 }
 

@@ -1,11 +1,13 @@
-// writeBeforeCommit (storage/db.ts): a write whose result nobody reads, sent with the COMMIT as an
-// EXECUTE of its prepared statement. It stores exactly what the same statement with parameters
-// stores, commits or rolls back with its transaction, and runs at once outside one; writes keep
-// their order, and flushWrites runs them for a statement that must see them.
+// writeBeforeCommit (storage/db.ts): a write whose result nobody reads, sent as an EXECUTE of its
+// prepared statement with the transaction's next statement, the COMMIT's round trip when nothing
+// comes between. It stores exactly what the same statement with parameters stores, a later
+// statement of the transaction sees it, writes keep their order, it commits or rolls back with its
+// transaction, and it runs at once outside one.
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
-import { createPool, endPool, flushWrites, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
+import { createPool, endPool, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
 import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
@@ -17,7 +19,8 @@ after(async () => {
 });
 
 await db.query(`CREATE TABLE written (
-  k text PRIMARY KEY, t text, n integer, b boolean, j jsonb, a text[], at timestamptz, bytes bytea, nothing text)`);
+  k text PRIMARY KEY, t text, n integer, b boolean, j jsonb, a text[], at timestamptz, bytes bytea, nothing text,
+  written_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
 
 const insert = (k: string, values: unknown[]) => ({
   name: 'test-written-insert',
@@ -38,23 +41,50 @@ const AWKWARD = [
 ];
 
 const row = async (k: string) => (await db.query('SELECT t, n, b, j, a, at, bytes, nothing FROM written WHERE k = $1', [k])).rows[0];
+const writtenAt = async (k: string) => ((await db.query('SELECT written_at FROM written WHERE k = $1', [k])).rows[0].written_at as Date).getTime();
 
-test('a write left for the commit stores what the statement with parameters stores, and only once the transaction commits', async () => {
+/** A transaction that leaves the write, waits, then commits: answers a time between the two. */
+async function writeThenWait(k: string): Promise<number> {
+  let mark = 0;
+  await withTransaction(db, async (tx) => {
+    await writeBeforeCommit(tx, insert(k, AWKWARD));
+    await sleep(50);
+    mark = Date.now();
+    await sleep(50);
+  });
+  return mark;
+}
+
+test('a write left for the commit runs with the COMMIT once the connection has prepared it, and stores what the statement with parameters stores', async () => {
   // The first use prepares the statement on the connection: it runs at once.
-  await withTransaction(db, async (tx) => {
-    await writeBeforeCommit(tx, insert('direct', AWKWARD));
-    assert.ok((await tx.query(`SELECT 1 FROM written WHERE k = 'direct'`)).rowCount === 1, 'not yet prepared: written at once');
-  });
-  await withTransaction(db, async (tx) => {
-    await writeBeforeCommit(tx, insert('deferred', AWKWARD));
-    assert.equal((await tx.query(`SELECT 1 FROM written WHERE k = 'deferred'`)).rowCount, 0, 'prepared: left for the COMMIT');
-  });
+  const first = await writeThenWait('direct');
+  assert.ok((await writtenAt('direct')) < first, 'not yet prepared: written when asked');
+  const second = await writeThenWait('deferred');
+  assert.ok((await writtenAt('deferred')) > second, 'prepared: written with the COMMIT');
   assert.deepEqual(await row('deferred'), await row('direct'));
   assert.equal((await row('deferred')).t, AWKWARD[0]);
   assert.deepEqual((await row('deferred')).bytes, AWKWARD[6]);
 });
 
-test('a write left for the commit that fails fails the commit: nothing of the transaction is stored, and the error reaches the caller', async () => {
+test('a later statement of the transaction sees the writes left before it, which keep their order', async () => {
+  await db.query('CREATE TABLE ordered (n serial PRIMARY KEY, k text)');
+  const into = (name: string, k: string) => ({ name, text: `INSERT INTO ordered (k) VALUES ($1) -- ${name}`, values: [k] });
+  await withTransaction(db, (tx) => writeBeforeCommit(tx, into('test-ordered-a', 'prepares a')));
+  const seen: string[][] = [];
+  await withTransaction(db, async (tx) => {
+    await writeBeforeCommit(tx, into('test-ordered-a', 'first'));
+    // Not prepared on the connection yet: it runs now, after `first`.
+    await writeBeforeCommit(tx, into('test-ordered-b', 'second'));
+    await writeBeforeCommit(tx, into('test-ordered-a', 'third'));
+    seen.push((await tx.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k));
+    await writeBeforeCommit(tx, into('test-ordered-b', 'fourth'));
+    await writeBeforeCommit(tx, into('test-ordered-a', 'fifth'));
+  });
+  assert.deepEqual(seen, [['prepares a', 'first', 'second', 'third']]);
+  assert.deepEqual((await db.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second', 'third', 'fourth', 'fifth']);
+});
+
+test('a write left for the commit that fails fails the transaction: nothing of it is stored, and the error reaches the caller', async () => {
   await assert.rejects(
     withTransaction(db, async (tx) => {
       await tx.query(`INSERT INTO written (k) VALUES ('before the failure')`);
@@ -83,21 +113,4 @@ test('a write left for the commit of a transaction that rolls back is never made
     client.release();
   }
   assert.deepEqual(await row('no transaction'), await row('direct'));
-});
-
-test('writes keep their order: one that must run at once runs after those left before it, and flushWrites runs them for a statement that reads them', async () => {
-  await db.query('CREATE TABLE ordered (n serial PRIMARY KEY, k text)');
-  const into = (name: string, k: string) => ({ name, text: `INSERT INTO ordered (k) VALUES ($1) -- ${name}`, values: [k] });
-  await withTransaction(db, (tx) => writeBeforeCommit(tx, into('test-ordered-a', 'prepares a')));
-  await withTransaction(db, async (tx) => {
-    await writeBeforeCommit(tx, into('test-ordered-a', 'first'));
-    // Not prepared on the connection yet: it runs now, after `first`.
-    await writeBeforeCommit(tx, into('test-ordered-b', 'second'));
-    await writeBeforeCommit(tx, into('test-ordered-a', 'third'));
-    assert.deepEqual((await tx.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second']);
-    await flushWrites(tx);
-    assert.deepEqual((await tx.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second', 'third']);
-    await writeBeforeCommit(tx, into('test-ordered-b', 'fourth'));
-  });
-  assert.deepEqual((await db.query('SELECT k FROM ordered ORDER BY n')).rows.map((r) => r.k), ['prepares a', 'first', 'second', 'third', 'fourth']);
 });
