@@ -69,39 +69,48 @@ const pendingWrites = new WeakMap<pg.ClientBase, string[]>();
 export type PreparedStatement = { name: string; text: string; values: unknown[] };
 
 /**
- * Runs a write whose result is not read as part of the transaction's next statement, when inside
+ * Runs a write whose result is not read ahead of the transaction's next statement, when inside
  * withTransaction and once the connection has prepared the statement: as `EXECUTE` with its values
- * as quoted literals, planned as the prepared statement is. Left writes go in one round trip
- * before any other statement of the transaction, which so sees them as if they had run at once;
- * before the COMMIT they go in its own round trip. Elsewhere, or on a connection that has not
- * prepared the statement yet, it runs at once (and so prepares it). It fails as any statement of
- * the transaction would, reported by the statement it went with, and the transaction rolls back.
+ * as quoted literals, planned as the prepared statement is. The next statement (the COMMIT at the
+ * latest) runs after it and sees it, as if it had run at once, and takes it into its round trip
+ * (runWritesFirst). Elsewhere, or on a connection that has not prepared the statement yet, it runs
+ * at once (and so prepares it). It fails as any statement of the transaction would, reported by
+ * the statement it went with, and the transaction rolls back.
  */
 export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);
-  const parsed = (tx as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
-  if (writes && parsed?.[q.name] === q.text) {
-    const client = tx as pg.ClientBase;
-    writes.push(`EXECUTE ${client.escapeIdentifier(q.name)}(${q.values.map((v) => literal(client, v)).join(', ')})`);
-    return;
-  }
-  await tx.query(q);
+  const execute = writes && executeText(tx as pg.ClientBase, q);
+  if (writes && execute) writes.push(execute);
+  else await tx.query(q);
+}
+
+/** `EXECUTE` of a statement this connection has prepared, its values as literals; null when it has not. */
+function executeText(client: pg.ClientBase, q: unknown): string | null {
+  const p = q as Partial<PreparedStatement> | null;
+  if (!p || typeof p !== 'object' || !p.name || !Array.isArray(p.values)) return null;
+  const parsed = (client as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+  if (parsed?.[p.name] !== p.text) return null;
+  return `EXECUTE ${client.escapeIdentifier(p.name)}(${p.values.map((v) => literal(client, v)).join(', ')})`;
 }
 
 /**
- * While `client` runs a transaction: every statement runs the writes left before it first (one
- * round trip), and the COMMIT's text takes them itself. Answers the function putting it back.
+ * While `client` runs a transaction, every statement runs the writes left before it first: in its
+ * own round trip when it is a statement the connection has prepared (as an EXECUTE after them, its
+ * result the last), else in one round trip before it. The COMMIT's text takes them itself.
+ * Answers the function putting the client back.
  */
 function runWritesFirst(client: pg.ClientBase, writes: string[]): () => void {
-  const query = client.query;
+  const query = client.query as (...a: unknown[]) => Promise<unknown>;
   const own = Object.prototype.hasOwnProperty.call(client, 'query');
   client.query = function (this: pg.ClientBase, ...args: unknown[]) {
-    if (writes.length === 0) return (query as (...a: unknown[]) => unknown).apply(this, args);
+    if (writes.length === 0) return query.apply(this, args);
     const left = writes.splice(0).join('; ');
-    return (query as (text: string) => Promise<unknown>).call(this, left).then(() => (query as (...a: unknown[]) => unknown).apply(this, args));
-  } as typeof query;
+    const execute = args.length === 1 ? executeText(this, args[0]) : null;
+    if (execute) return query.call(this, `${left}; ${execute}`).then((results) => (results as unknown[]).at(-1));
+    return query.call(this, left).then(() => query.apply(this, args));
+  } as typeof client.query;
   return () => {
-    if (own) client.query = query;
+    if (own) client.query = query as typeof client.query;
     else delete (client as { query?: unknown }).query;
   };
 }
@@ -115,8 +124,8 @@ function literal(client: pg.ClientBase, value: unknown): string {
 }
 
 /**
- * Runs fn in one transaction; every write inside commits or none does. `firstStatement` runs in
- * the same round trip as BEGIN (e.g. taking advisory locks).
+ * Runs fn in one transaction; every write inside commits or none does. BEGIN and `firstStatement`
+ * (e.g. taking advisory locks) go ahead of the transaction's first statement, in its round trip.
  */
 export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>, firstStatement?: string | null): Promise<T> {
   const client = await pool.connect();
@@ -143,7 +152,8 @@ export async function transactionOn<T>(
   pendingWrites.set(client, writes);
   const putBack = runWritesFirst(client, writes);
   try {
-    await client.query(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
+    // Sent with the transaction's first statement.
+    writes.push(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
     const result = await fn(client);
     pendingNotifications.delete(client);
     pendingWrites.delete(client);

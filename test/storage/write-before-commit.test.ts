@@ -5,6 +5,7 @@
 // transaction, and it runs at once outside one.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool, endPool, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
@@ -113,4 +114,29 @@ test('a write left for the commit of a transaction that rolls back is never made
     client.release();
   }
   assert.deepEqual(await row('no transaction'), await row('direct'));
+});
+
+test('BEGIN goes with the first statement the connection has prepared, and the writes left after it with the COMMIT: two round trips', async () => {
+  const read = { name: 'test-written-count', text: 'SELECT count(*)::int AS n FROM written WHERE k <> $1', values: ['none'] };
+  const transaction = () =>
+    withTransaction(db, async (tx) => {
+      const { rows } = await tx.query<{ n: number }>(read);
+      await writeBeforeCommit(tx, insert(`round trips ${rows[0]!.n}`, AWKWARD));
+    });
+  await transaction(); // prepares the read
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name: string }).name);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await transaction();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  assert.equal(sent.length, 2, sent.join('\n'));
+  assert.match(sent[0]!, /^BEGIN; EXECUTE "test-written-count"\('none'\)$/);
+  assert.match(sent[1]!, /^EXECUTE "test-written-insert"\('round trips \d+', .*\); COMMIT$/s);
+  assert.equal((await db.query(`SELECT count(*)::int AS n FROM written WHERE k LIKE 'round trips %'`)).rows[0].n, 2);
 });
