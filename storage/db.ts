@@ -61,8 +61,8 @@ export async function notifyOnCommit(tx: Executor, channel: string, payload: str
   else await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
-// Writes asked for inside a withTransaction whose result nobody reads: sent with the next
-// statement of the transaction, in its round trip when that is the COMMIT.
+// What a transaction left to send ahead of its next statement: BEGIN, and writes whose result
+// nobody reads (writeBeforeCommit).
 const pendingWrites = new WeakMap<pg.ClientBase, string[]>();
 
 /** A named (prepared) statement. */
