@@ -105,8 +105,8 @@ async function perform(tx: pg.ClientBase, queue: Queue, def: MachineKind, applie
 
 /**
  * Creates an instance and applies its first event (e.g. `submit`), in the caller's transaction.
- * A caller that read the transaction's now() (`at`, the new row's times) lets the insert travel
- * with the COMMIT (writeBeforeCommit): nothing in the transaction reads a row it has just created.
+ * A caller that read the transaction's now() (`at`, the new row's times) needs nothing back from
+ * the insert, which then goes with the transaction's next statement (writeBeforeCommit).
  */
 export async function createInstanceIn(
   tx: pg.ClientBase,

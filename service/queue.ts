@@ -16,7 +16,7 @@ export type Queue = {
   started(): boolean;
   /**
    * Enqueues inside `tx`; the job is visible only once tx commits. Inside withTransaction the
-   * insert travels with the COMMIT (writeBeforeCommit).
+   * insert goes with the transaction's next statement (writeBeforeCommit).
    */
   send(tx: pg.ClientBase, name: string, data: object, options?: PgBoss.SendOptions): Promise<void>;
   /** Asks every worker process to fetch `name` now rather than at its next poll (inside a transaction: once it commits). */
@@ -83,7 +83,7 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
   return {
     boss,
     started: () => running,
-    // The insert's result (the job's id) is not read: it can wait for the commit.
+    // The insert's result (the job's id) is not read: it can go with the next statement.
     send: async (tx, name, data, options = {}) => {
       const executeSql = async (text: string, values?: unknown[]) => {
         if (!values) return tx.query(text);

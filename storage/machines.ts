@@ -71,7 +71,7 @@ export function insertMachineStatement(m: Omit<MachineRow, 'created_at' | 'updat
 
 /**
  * Writes the next snapshot and its transition, in one statement, for a row the transaction locked
- * at `version` (lockMachine): nothing reads the result, so it travels with the transaction's next
+ * at `version` (lockMachine): nothing reads the result, so it goes with the transaction's next
  * statement (writeBeforeCommit).
  */
 export async function updateMachine(

@@ -97,7 +97,7 @@ export async function claimNotification(
   return rows[0] ?? null;
 }
 
-/** Inside a transaction it travels with the COMMIT (writeBeforeCommit): nothing after it reads the notifications. */
+/** Inside a transaction it goes with the transaction's next statement (writeBeforeCommit). */
 export async function markNotifications(db: Executor, orgId: string, ids: string[], status: NotificationRow['status'], route: string | null): Promise<void> {
   await writeBeforeCommit(db, {
     name: 'notifications-mark',
@@ -157,7 +157,7 @@ export type DecisionLinkRow = {
 
 const LINK_COLUMNS = 'org_id, project_id, id, token_hash, review_id, revision, user_id, email, notification_id, expires_at, used_at, used_action, created_at';
 
-/** Inside a transaction it travels with the COMMIT (writeBeforeCommit): the link is valid once that commits. */
+/** Inside a transaction it goes with the transaction's next statement (writeBeforeCommit): the link is valid once that commits. */
 export async function insertDecisionLink(db: Executor, l: Omit<DecisionLinkRow, 'used_at' | 'used_action' | 'created_at'>): Promise<void> {
   await writeBeforeCommit(db, {
     name: 'notifications-insert-link',

@@ -47,7 +47,7 @@ export async function appendReviewEvent(
 
 /**
  * appendReviewEvent for a caller that reads nothing back (no webhook takes the event): the append
- * travels with the COMMIT (writeBeforeCommit), in the order the review's events were appended.
+ * goes with the transaction's next statement (writeBeforeCommit).
  */
 export async function appendReviewEventAtCommit(tx: Executor, e: NewReviewEvent, logPayload: Record<string, unknown>): Promise<void> {
   await writeBeforeCommit(tx, appendStatement(e, logPayload));

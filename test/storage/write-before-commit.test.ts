@@ -20,12 +20,12 @@ after(async () => {
 });
 
 await db.query(`CREATE TABLE written (
-  k text PRIMARY KEY, t text, n integer, b boolean, j jsonb, a text[], at timestamptz, bytes bytea, nothing text,
+  k text PRIMARY KEY, t text, n integer, b boolean, j jsonb, a text[], at timestamptz, bytes bytea, nothing text, byte_list bytea[],
   written_at timestamptz NOT NULL DEFAULT clock_timestamp())`);
 
 const insert = (k: string, values: unknown[]) => ({
   name: 'test-written-insert',
-  text: 'INSERT INTO written (k, t, n, b, j, a, at, bytes, nothing) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+  text: 'INSERT INTO written (k, t, n, b, j, a, at, bytes, nothing, byte_list) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::bytea[])',
   values: [k, ...values],
 });
 
@@ -39,9 +39,10 @@ const AWKWARD = [
   new Date('2026-11-26T12:34:56.789Z'),
   Buffer.from([0, 1, 2, 0x27, 0x5c, 255]),
   null,
+  [Buffer.from('a report\r\n'), null, Buffer.from([0x22, 0x27, 0x5c, 0x7b, 0x2c, 0])],
 ];
 
-const row = async (k: string) => (await db.query('SELECT t, n, b, j, a, at, bytes, nothing FROM written WHERE k = $1', [k])).rows[0];
+const row = async (k: string) => (await db.query('SELECT t, n, b, j, a, at, bytes, nothing, byte_list FROM written WHERE k = $1', [k])).rows[0];
 const writtenAt = async (k: string) => ((await db.query('SELECT written_at FROM written WHERE k = $1', [k])).rows[0].written_at as Date).getTime();
 
 /** A transaction that leaves the write, waits, then commits: answers a time between the two. */
@@ -65,6 +66,7 @@ test('a write left for the commit runs with the COMMIT once the connection has p
   assert.deepEqual(await row('deferred'), await row('direct'));
   assert.equal((await row('deferred')).t, AWKWARD[0]);
   assert.deepEqual((await row('deferred')).bytes, AWKWARD[6]);
+  assert.deepEqual((await row('deferred')).byte_list, AWKWARD[8]);
 });
 
 test('a later statement of the transaction sees the writes left before it, which keep their order', async () => {
