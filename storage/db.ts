@@ -157,7 +157,7 @@ export async function transactionOn<T>(
     const result = await fn(client);
     pendingNotifications.delete(client);
     pendingWrites.delete(client);
-    putBack();
+    // Taken out of the list here, the writes left go in the COMMIT's own text.
     await client.query(commitText(client, writes.splice(0), notifications, opts.afterCommit)).catch((err: { file?: string }) => {
       // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
       // wake-up is lost; listeners see the change at their next read (heartbeat, poll, deadline).
@@ -165,7 +165,8 @@ export async function transactionOn<T>(
     });
     return result;
   } catch (err) {
-    putBack();
+    // What was left goes with the transaction: the ROLLBACK must not try to send it first.
+    writes.length = 0;
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {

@@ -88,6 +88,10 @@ export async function senderHealthCounts(db: Executor, orgId: string, inboxId: s
   return { ...counts, ...rest };
 }
 
+/** When the inbox's sender health was last cleared (-infinity for never), as an SQL expression. */
+const clearedAt = (org: string, inbox: string): string =>
+  `coalesce((SELECT sender_health_cleared_at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}), '-infinity')`;
+
 /**
  * senderHealthCounts' counts as one SQL expression (a json object of sends, bounces and
  * complaints) over an inbox given as SQL expressions, so another query can read them in its round trip.
@@ -100,7 +104,7 @@ export function senderHealthSql(org: string, inbox: string, window: string): str
   return `(WITH recent AS (
             SELECT d.created_at FROM delivery_reports d
              WHERE d.org_id = ${org} AND d.inbox_id = ${inbox} AND d.kind = 'delivered'
-               AND d.created_at > coalesce((SELECT sender_health_cleared_at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}), '-infinity')
+               AND d.created_at > ${clearedAt(org, inbox)}
              ORDER BY d.created_at DESC LIMIT ${window}),
           edge AS (SELECT count(*)::int AS sends, min(created_at) AS since FROM recent),
           outcome AS (
@@ -124,7 +128,7 @@ export function senderHealthVerdictSql(org: string, inbox: string, window: strin
   return `(CASE WHEN EXISTS (
              SELECT 1 FROM delivery_reports b
               WHERE b.org_id = ${org} AND b.inbox_id = ${inbox} AND b.kind IN ('bounced', 'complained')
-                AND b.created_at > coalesce((SELECT sender_health_cleared_at FROM inboxes WHERE org_id = ${org} AND id = ${inbox}), '-infinity'))
+                AND b.created_at > ${clearedAt(org, inbox)})
            THEN ${senderHealthSql(org, inbox, window)}
            ELSE json_build_object('sends', 0, 'bounces', 0, 'complaints', 0) END)`;
 }
