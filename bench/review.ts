@@ -1,4 +1,4 @@
-// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N] [--large-sends N]`
+// `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N] [--large-sends N] [--notices digest|instant]`
 // 0. References, in the same run: the machine reference (_cpu.ts) and the commit reference
 //    (_commit-reference.ts: pgbench's TPC-B-like transaction at `agents` connections on the same
 //    database). Each rate below is printed beside it with its ratio; with it, CPU and queries
@@ -14,6 +14,10 @@
 //    message, one at a time.
 // 5. Memory: `large-sends` (8) concurrent sends of the largest body (25 MiB of attachments, 35 MB of
 //    JSON) to an API process of their own (`start --role api`): its peak RSS while they are handled.
+// The project's owner, its one decider, takes review notices in a digest (`--notices digest`, as a
+// project whose agents send hundreds of drafts a second would): each review's notice job still
+// runs, and records the notice for the digest. With `--notices instant` every review and every
+// auto-send mails the owner at once, a mail a draft, which the relay then also receives.
 // Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
@@ -129,6 +133,7 @@ export async function run(argv: string[]): Promise<void> {
       'auto-sends': { type: 'string', default: '4000' },
       'auto-latency': { type: 'string', default: '200' },
       'large-sends': { type: 'string', default: '8' },
+      notices: { type: 'string', default: 'digest' },
     },
   });
   const autoSends = Number(values['auto-sends']);
@@ -138,6 +143,8 @@ export async function run(argv: string[]): Promise<void> {
   const agentCount = Number(values.agents);
   const approvals = Number(values.approvals);
   const largeSends = Number(values['large-sends']);
+  const notices = values.notices;
+  if (notices !== 'digest' && notices !== 'instant') throw new Error('--notices is digest or instant');
 
   const database = await benchDatabase();
   const relay = await startRelay();
@@ -172,6 +179,7 @@ export async function run(argv: string[]): Promise<void> {
     const { org, project } = await createOrgWithOwner(svc.services.db, { name: 'Bench', owner_email: 'bench@example.com', plan_tier: 'enterprise' });
     const consoleToken = await svc.services.identity.mint!('bench@example.com');
     const A = `/v1/admin/orgs/${org.id}/projects/${project.id}`;
+    await call('PUT', `${A}/notification-preferences`, { mode: notices }, consoleToken);
     const token = await issueEnrollmentToken(svc.services.db, { issuer: ORG_OWNER, org_id: org.id, project_id: project.id, reusable: true, created_by: 'bench', now: new Date() });
     const agents: Array<{ key: string; inbox: string }> = [];
     for (let i = 0; i < agentCount; i++) {
@@ -197,6 +205,7 @@ export async function run(argv: string[]): Promise<void> {
       };
     };
     console.log(await machineReference(svc.services.db));
+    console.log(`review notices: ${notices === 'digest' ? 'the owner takes them in a digest (--notices instant mails each at once)' : 'mailed to the owner at once, one a draft'}`);
     const reference = await commitReference(databaseUrl, { clients: agentCount });
     console.log(describeReference(reference));
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
