@@ -143,14 +143,14 @@ export async function run(argv: string[]): Promise<void> {
   // sends one message and waits for the clients' report of when the first and the last had it.
   const opened = performance.now();
   const clientsProcess = sseClients({ base, path: '/v1/events/stream?types=message.received', token: key, clients, rounds: WARM_ROUNDS + rounds });
-  await clientsProcess.next();
+  await clientsProcess.next<{ ready: true }>();
   console.log(`stream: ${clients} SSE clients open in ${ms(performance.now() - opened)} (a process of their own)`);
   const fanout: number[] = [];
   const firsts: number[] = [];
   const spreads: number[] = [];
   for (let round = 0; round < WARM_ROUNDS + rounds; round++) {
     const endOfData = performance.timeOrigin + (await smtp.send(inbox.address, `fanout-${round}`));
-    const { first, last } = (await clientsProcess.next()) as { first: number; last: number };
+    const { first, last } = await clientsProcess.next<{ first: number; last: number }>();
     if (round < WARM_ROUNDS) continue;
     fanout.push(last - endOfData);
     firsts.push(first - endOfData);
@@ -164,8 +164,8 @@ export async function run(argv: string[]): Promise<void> {
   );
   // The fan-out alone: from the first client having the event to the last.
   console.log(`  first client → last client: median ${ms(percentile(spreads, 50))}  p99 ${ms(percentile(spreads, 99))}`);
-  const { cpuMs } = await clientsProcess.next();
-  console.log(`  (the clients' process used ${cpuMs!.toFixed(0)} ms of CPU in all, opening the streams included)`);
+  const { cpuMs } = await clientsProcess.next<{ cpuMs: number }>();
+  console.log(`  (the clients' process used ${cpuMs.toFixed(0)} ms of CPU in all, opening the streams included)`);
 
   await clientsProcess.exited;
   smtp.close();
@@ -186,7 +186,7 @@ function sseClients(args: { base: string; path: string; token: string; clients: 
   );
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
-    async next(): Promise<Record<string, number>> {
+    async next<T>(): Promise<T> {
       const line = await Promise.race([lines.next(), exited.then(() => ({ done: true, value: '' }))]);
       if (line.done) throw new Error('SSE clients ended early');
       return JSON.parse(line.value);
