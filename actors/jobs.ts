@@ -4,6 +4,7 @@
 // worker declares, and a name is written once.
 import type PgBoss from 'pg-boss';
 import type { SupportCaseStatus } from '../machines/support-case.ts';
+import type { Config } from '../service/config.ts';
 
 export type QueueOptions = Omit<PgBoss.Queue, 'name'>;
 
@@ -56,3 +57,8 @@ export const JOBS = {
   usagePeriods: job('usage-periods', { retryLimit: 3 }),
   maintenance: job('maintenance', { retryLimit: 0 }),
 } as const;
+
+/** The jobs a configuration switches off: with REVIEW_NOTIFICATIONS=false no notice is ever queued. */
+export function jobsSwitchedOff(config: Pick<Config, 'reviewNotifications'>): string[] {
+  return config.reviewNotifications ? [] : [JOBS.reviewNotify.name, JOBS.reviewChatops.name];
+}

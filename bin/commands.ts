@@ -9,6 +9,7 @@ import { findOutbox, listOutbox, machineDiagrams, machineSnapshot, parkedDeliver
 import { signupGateOpen } from '../actors/signup.ts';
 import { billingSummary, changePlan } from '../actors/billing.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
+import { jobsSwitchedOff } from '../actors/jobs.ts';
 import { PLAN_TIERS, type PlanTier } from '../machines/policy/plans.ts';
 import { ConfigError, loadConfig, type Config } from '../service/config.ts';
 import { findOrg } from '../storage/tenancy.ts';
@@ -47,7 +48,7 @@ async function withDatabase<T>(config: Config, fn: (db: Pool, opened: { url: str
 /** The database and the job queue, for commands that move a machine (its effects enqueue jobs). */
 function withQueue<T>(config: Config, fn: (deps: DeliveryDeps) => Promise<T>): Promise<T> {
   return withDatabase(config, async (db, { url, log }) => {
-    const queue = await openJobQueue(db, url, log);
+    const queue = await openJobQueue(db, url, log, jobsSwitchedOff(config));
     try {
       return await fn({ db, queue, config, log });
     } finally {

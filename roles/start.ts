@@ -4,6 +4,7 @@ import { noticeInboundRefused } from '../actors/quota-notices.ts';
 import { takeReport } from '../actors/delivery-reports.ts';
 import { batchingIngest } from '../actors/ingest-batcher.ts';
 import { replyHandler } from '../actors/notification-replies.ts';
+import { jobsSwitchedOff } from '../actors/jobs.ts';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -141,7 +142,7 @@ export async function startService(
     if (applied.length) log.info({ applied }, 'migrations applied');
     const listener = createListener(url, log.child({ component: 'listen' }));
     undo.push(() => listener.close());
-    const queue = await openJobQueue(db, url, log.child({ component: 'queue' }));
+    const queue = await openJobQueue(db, url, log.child({ component: 'queue' }), jobsSwitchedOff(config));
     undo.push(async () => {
       await queue.stop().catch(() => {});
       // After the workers: a delivery finishing during their stop returns its relay session.

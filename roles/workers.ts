@@ -28,9 +28,9 @@ export async function ensureQueues(queue: Queue, db: Pool, workers: readonly Wor
  * beside another process creating queues on a new database. Each role opens the queue this way
  * before it may enqueue.
  */
-export async function openJobQueue(db: Pool, url: string, log: Logger): Promise<Queue> {
+export async function openJobQueue(db: Pool, url: string, log: Logger, off: readonly string[] = []): Promise<Queue> {
   return withSessionLock(db, QUEUE_LOCK_KEY, async () => {
-    const queue = await startQueue(url, log);
+    const queue = await startQueue(url, log, off);
     try {
       await createMissingQueues(queue, WORKERS);
     } catch (err) {

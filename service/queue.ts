@@ -14,6 +14,8 @@ export const JOB_WAKE_CHANNEL = 'agent_inbox_jobs';
 export type Queue = {
   boss: PgBoss;
   started(): boolean;
+  /** Whether this service runs `name`'s jobs: its configuration may switch a kind off (never queued). */
+  runs(name: string): boolean;
   /**
    * Enqueues inside `tx`; the job is visible only once tx commits. Inside withTransaction the
    * insert goes with the transaction's next statement (writeBeforeCommit).
@@ -44,7 +46,9 @@ function preparedQuery(text: string, values: unknown[]): PreparedStatement {
 }
 const query = (db: pg.Pool | pg.ClientBase, text: string, values?: unknown[]) => db.query(values ? preparedQuery(text, values) : text);
 
-export async function startQueue(url: string, log: Logger): Promise<Queue> {
+/** `off`: the jobs this service's configuration switches off; sending one queues nothing. */
+export async function startQueue(url: string, log: Logger, off: readonly string[] = []): Promise<Queue> {
+  const switchedOff = new Set(off);
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
   // its own pool leaves a client without one between checkout and query.
   const pool = createPool(url, log, 5, 'agent-inbox-queue');
@@ -83,8 +87,10 @@ export async function startQueue(url: string, log: Logger): Promise<Queue> {
   return {
     boss,
     started: () => running,
+    runs: (name) => !switchedOff.has(name),
     // The insert's result (the job's id) is not read: it can go with the next statement.
     send: async (tx, name, data, options = {}) => {
+      if (switchedOff.has(name)) return;
       const executeSql = async (text: string, values?: unknown[]) => {
         if (!values) return tx.query(text);
         await writeBeforeCommit(tx, preparedQuery(text, values));

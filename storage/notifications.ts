@@ -1,6 +1,7 @@
 // Review notifications: members' preferences, the notifications sent, one-time decision links,
 // the channel of each human decision, and a project's chat-ops channel.
 import { writeBeforeCommit, type Executor } from './db.ts';
+import { newId } from './ids.ts';
 
 export type NotifyMode = 'instant' | 'digest' | 'off';
 export type DecisionVia = 'console' | 'mail_link' | 'mail_reply';
@@ -95,6 +96,29 @@ export async function claimNotification(
     [n.org_id, n.project_id, n.id, n.review_id, n.revision, n.user_id, n.email, n.reason, n.dedupe_key, n.delivery],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Records a review's notice for each decider who takes a digest, in the caller's transaction (each
+ * insert goes with its next statement), and says whether anyone is to be told at once (an instant
+ * decider, a chat-ops channel): that is the notify job's work.
+ */
+export async function recordDigestNotices(
+  tx: Executor,
+  n: Pick<NotificationRow, 'org_id' | 'project_id' | 'review_id' | 'revision' | 'reason'> & { dedupe_key: string },
+): Promise<{ atOnce: boolean }> {
+  const { deciders, chatops } = await noticeTargets(tx, n.org_id, n.project_id);
+  for (const d of deciders) {
+    if (d.mode !== 'digest') continue;
+    await writeBeforeCommit(tx, {
+      name: 'notifications-record-digest',
+      text: `INSERT INTO review_notifications (org_id, project_id, id, review_id, revision, user_id, email, reason, dedupe_key, delivery)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'digest')
+             ON CONFLICT (org_id, review_id, user_id, dedupe_key) DO NOTHING`,
+      values: [n.org_id, n.project_id, newId('ntf'), n.review_id, n.revision, d.user_id, d.email, n.reason, n.dedupe_key],
+    });
+  }
+  return { atOnce: chatops || deciders.some((d) => d.mode === 'instant') };
 }
 
 /** Inside a transaction it goes with the transaction's next statement (writeBeforeCommit). */

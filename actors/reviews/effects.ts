@@ -7,7 +7,8 @@ import { appendReviewerWork } from '../../storage/reviewer-work.ts';
 import { insertFeedback, releaseRecipientUsage, type FeedbackRow } from '../../storage/reviews.ts';
 import { settleReservationAtCommit } from '../../storage/usage.ts';
 import { recordOutcome } from '../categories.ts';
-import { JOBS } from '../jobs.ts';
+import { recordDigestNotices } from '../../storage/notifications.ts';
+import { JOBS, type NotifyJob } from '../jobs.ts';
 import type { EffectContext, MachineAction } from '../run-machine.ts';
 import { emitReviewEvent } from './emit.ts';
 
@@ -27,6 +28,26 @@ async function settleUsage(ctx: EffectContext, type: string, context: ReviewCont
   } else if (type === 'review.cancelled' || type === 'review.rejected' || type === 'review.failed') {
     await settleReservationAtCommit(ctx.tx, { ...at, outcome: 'release', sent_recipients: 0 });
   }
+}
+
+/**
+ * Tells a review's deciders now. Those who take a digest have the notice written down here, with
+ * the transition: a project whose drafts come by the hundred a minute pays no job a draft for its
+ * digest. The notify job is left for the rest (mail at once, chat-ops), when there is any; run
+ * twice or after a preference changed, it records nothing twice (the same key).
+ */
+async function announce(ctx: EffectContext, notice: NotifyJob): Promise<void> {
+  if (!ctx.queue.runs(JOBS.reviewNotify.name)) return;
+  const row = ctx.row;
+  const { atOnce } = await recordDigestNotices(ctx.tx, {
+    org_id: row.org_id,
+    project_id: row.project_id,
+    review_id: row.id,
+    revision: notice.revision,
+    reason: notice.reason,
+    dedupe_key: notice.key,
+  });
+  if (atOnce) await ctx.enqueue(JOBS.reviewNotify.name, notice);
 }
 
 /** What a decision event carries beside the machine event: the deciding member's email. */
@@ -54,7 +75,7 @@ export async function performReviewAction(action: MachineAction, ctx: EffectCont
       // A cancellation says why (`inbox_deleted`, `deadline_exceeded`, the composer's reason).
       const extra = type === 'review.cancelled' ? { reason: context.cancel_reason } : autoSentNotice(type, context);
       await emitReviewEvent(ctx.tx, ctx.queue, row, context, { type, from_state: ctx.previousState, extra });
-      if (extra?.notify_human) await ctx.enqueue(JOBS.reviewNotify.name, { ...ref, revision: context.revision, reason: 'auto_sent', key: `auto_sent:${row.version}` });
+      if (extra?.notify_human) await announce(ctx, { ...ref, revision: context.revision, reason: 'auto_sent', key: `auto_sent:${row.version}` });
       return;
     }
     case 'deliver':
@@ -84,7 +105,7 @@ export async function performReviewAction(action: MachineAction, ctx: EffectCont
         // A review just created has never been assigned: nothing to take back.
         if (p.reason !== 'created') await unassignReview(ctx.tx, row.org_id, row.id);
         // The human is told it waits (a composer's chat line is not a new wait).
-        if (p.reason !== 'chat') await ctx.enqueue(JOBS.reviewNotify.name, { ...ref, revision: p.revision, reason: p.reason, key: `${p.reason}:${row.version}` });
+        if (p.reason !== 'chat') await announce(ctx, { ...ref, revision: p.revision, reason: p.reason, key: `${p.reason}:${row.version}` });
         return;
       }
       await assignReview(

@@ -222,6 +222,59 @@ test('digest and off preferences: the digest member gets one mail when the diges
   assert.equal(mailsTo(other.email).length, 0, 'another org\'s member is never told');
 });
 
+const noticesOf = async (reviewId: string) =>
+  (await db.query(`SELECT reason, revision, delivery, status FROM review_notifications WHERE review_id = $1 ORDER BY created_at, reason`, [reviewId])).rows;
+/** Notify jobs for a review, but its deadline reminder (a job: it falls due later). */
+const notifyJobsOf = async (reviewId: string) =>
+  (await db.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'review-notify' AND data->>'review_id' = $1 AND data->>'reason' <> 'deadline_near'`, [reviewId])).rows[0].n;
+
+test('a decider who takes a digest has each notice written with the change that made it (waiting, revised, sent on its own), and no notify job is queued when nobody is told at once', async () => {
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const A = `/v1/admin/orgs/${t.orgId}/projects/${t.projectId}`;
+  assert.equal((await svc.api.request('PUT', `${A}/notification-preferences`, { body: { mode: 'digest', digest_minutes: 5 }, token: t.consoleToken })).status, 200);
+
+  // Read right after each answer, without waiting: the notice committed with the review.
+  const { agent, id } = await waitingSend(t, 'Digest only');
+  assert.deepEqual(await noticesOf(id), [{ reason: 'created', revision: 1, delivery: 'digest', status: 'pending' }]);
+  const revised = await agent.api.post(`/v1/reviews/${id}/revisions`, { parent_revision: 1, text: 'Digest only, revised.' }, agent.key);
+  assert.ok([200, 202].includes(revised.status), revised.text);
+  assert.deepEqual((await noticesOf(id)).map((n) => [n.reason, n.revision]), [['created', 1], ['revised', 2]]);
+
+  assert.equal((await svc.api.patch(`${A}/review-settings`, { first_contact_gate: false }, t.consoleToken)).status, 200);
+  const cat = await svc.api.post(`${A}/categories`, { name: 'Digest status', risk: { graduate_min_approvals: 0, graduate_min_age_hours: 0 } }, t.consoleToken);
+  assert.equal((await svc.api.post(`${A}/categories/${cat.body.id}/graduate`, {}, t.consoleToken)).body.rung, 'auto_notify');
+  const auto = await agent.send({ to: 'ops@acme.example', subject: 'Digest green', text: 'Status: green.', intent: INTENT, category_id: cat.body.id });
+  assert.equal(auto.body.outcome, 'released', auto.text);
+  await agent.until(auto.body.review_id, 'auto_sent');
+  assert.deepEqual(await noticesOf(auto.body.review_id), [{ reason: 'auto_sent', revision: 1, delivery: 'digest', status: 'pending' }]);
+
+  assert.equal(await notifyJobsOf(id), 0, 'no job for a waiting review whose deciders all take a digest');
+  assert.equal(await notifyJobsOf(auto.body.review_id), 0, 'no job for an auto-send whose deciders all take a digest');
+  assert.equal(mailsTo(t.email).length, 0, 'nothing is mailed at once');
+
+  // The digest tells the current revision only, and the mail that went out.
+  assert.equal(await sendDueDigests(deps, new Date(Date.now() + 6 * 60_000)), 1);
+  const digest = await waitMail(t.email, 'the digest');
+  assert.match(digest.mail.subject ?? '', /Review digest: 2 notice/);
+  assert.match(digest.mail.text ?? '', /Digest only, revised\.[\s\S]*Status: green\./);
+  assert.deepEqual((await noticesOf(id)).map((n) => n.status), ['skipped', 'sent']);
+});
+
+test('with REVIEW_NOTIFICATIONS=false no notice is queued or written, not even for a decider who takes a digest', async () => {
+  const quiet = await startTestService({ databaseUrl: svc.databaseUrl, env: { REVIEW_NOTIFICATIONS: 'false' } });
+  assert.equal(quiet.services.queue.runs('review-notify'), false);
+  assert.equal(quiet.services.queue.runs('review-chatops'), false);
+  assert.equal(quiet.services.queue.runs('review-delivery'), true);
+  const t = await createTenant(quiet, { plan: 'enterprise' });
+  const A = `/v1/admin/orgs/${t.orgId}/projects/${t.projectId}`;
+  assert.equal((await quiet.api.request('PUT', `${A}/notification-preferences`, { body: { mode: 'digest' }, token: t.consoleToken })).status, 200);
+  const agent = await agentWithInbox(quiet, t);
+  const r = await agent.send({ to: 'Dana <dana@acme.example>', subject: 'Quiet', text: 'Quiet body.', intent: INTENT });
+  assert.equal(r.body.state, 'needs_review', r.text);
+  assert.deepEqual(await noticesOf(r.body.review_id), []);
+  assert.equal(await notifyJobsOf(r.body.review_id), 0);
+});
+
 test('auto_notify: a mail that went out on its own is announced to the deciders, without decision links', async () => {
   const t = await createTenant(svc, { plan: 'enterprise' });
   const A = `/v1/admin/orgs/${t.orgId}/projects/${t.projectId}`;
