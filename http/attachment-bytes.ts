@@ -2,8 +2,8 @@
 // being one string. Parsed whole, a 35 MB body was held three times over (its bytes, its text and
 // the parsed strings) before its 25 MiB were decoded. Here each long base64 string is found in the
 // bytes, left out of the text JSON.parse reads (a placeholder stands in its place), and decoded in
-// bounded chunks only where the body's schema has it: `attachments[i].content`. A long string
-// anywhere else is put back as it was.
+// bounded chunks, in place, only where the body's schema has it: `attachments[i].content`. A long
+// string anywhere else is put back as it was.
 import crypto from 'node:crypto';
 
 /** Strings shorter than this are parsed as usual: lifting them saves nothing worth the scan. */
@@ -65,14 +65,18 @@ export function liftBase64Strings(raw: Buffer, minBytes = LIFT_MIN_BYTES): Lifte
   return { text: parts.join(''), spans, raw };
 }
 
-/** The bytes a span of base64 stands for, decoded a chunk at a time (as Buffer.from(text, 'base64') would). */
+/**
+ * The bytes a span of base64 stands for (as Buffer.from(text, 'base64') would give), decoded a
+ * chunk at a time into the span's own first bytes: no second buffer of the attachment's size is
+ * allocated. Safe because each chunk is read before its bytes are written, and its bytes land no
+ * further than where it was read. The span's text is gone after: a span is decoded once.
+ */
 export function decodeSpan(raw: Buffer, { start, end }: Span): Buffer {
-  const out = Buffer.allocUnsafe(Math.ceil(((end - start) * 3) / 4));
   let written = 0;
   for (let at = start; at < end; at += DECODE_CHUNK) {
-    written += out.write(raw.toString('latin1', at, Math.min(end, at + DECODE_CHUNK)), written, 'base64');
+    written += raw.write(raw.toString('latin1', at, Math.min(end, at + DECODE_CHUNK)), start + written, 'base64');
   }
-  return out.subarray(0, written);
+  return raw.subarray(start, start + written);
 }
 
 /**
