@@ -50,8 +50,11 @@ const query = (db: pg.Pool | pg.ClientBase, text: string, values?: unknown[]) =>
 export async function startQueue(url: string, log: Logger, off: readonly string[] = []): Promise<Queue> {
   const switchedOff = new Set(off);
   // pg-boss runs on a pool of ours, whose every client has an error listener (storage/db.ts):
-  // its own pool leaves a client without one between checkout and query.
-  const pool = createPool(url, log, 5, 'agent-inbox-queue');
+  // its own pool leaves a client without one between checkout and query. Its statements are the
+  // queue's alone, and none needs a sort the planner could avoid: with sorting off, a fetch reads
+  // a queue's index in fetch order (roles/workers.ts) even when a young table's statistics say
+  // its backlog is two jobs, where the planner otherwise sorted thousands at each fetch.
+  const pool = createPool(url, log, 5, 'agent-inbox-queue', { enable_sort: 'off' });
   const executeSql = (text: string, values?: unknown[]) => {
     if (!UNAWAITED.has(text)) return query(pool, text, values);
     return recordOutcome(text, values);

@@ -14,8 +14,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /** What the pool logs through (the service's logger fits): a lost connection is a warning. */
 export type PoolLog = { warn(details: object, message: string): void };
 
-export function createPool(url: string, log: PoolLog, max = 20, applicationName?: string): Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: applicationName });
+/** `settings`: planner or runtime settings every connection of the pool starts with. */
+export function createPool(url: string, log: PoolLog, max = 20, applicationName?: string, settings: Record<string, string> = {}): Pool {
+  const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(' ') || undefined;
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: applicationName, options });
   // An idle client losing its server (PostgreSQL restarted) must not crash the process.
   pool.on('error', (err) => log.warn({ err: err.message }, 'idle database connection lost'));
   // Nor one checked out (in a transaction, holding a delivery lock): out of the pool it has no

@@ -13,6 +13,8 @@ export const reviewDeliveryWorker: Worker<ReviewJob> = {
   // deliveries no longer queue on a usage row, and a dozen of them only trade CPU in switches.
   concurrency: 2,
   batchSize: 2,
+  // A burst of auto-sends leaves thousands of deliveries queued: each fetch takes the oldest.
+  fetchInOrder: true,
   perform: (job, deps) => deliverReview(deps, job),
 };
 

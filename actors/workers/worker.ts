@@ -20,6 +20,11 @@ export type Worker<T extends object = object> = {
    */
   batchSize?: number;
   /**
+   * Its jobs are due when queued (only a retry waits): its queue gets an index in the fetch's own
+   * order (roles/workers.ts), so a backlog is read from its head instead of sorted at each fetch.
+   */
+  fetchInOrder?: boolean;
+  /**
    * Performs one job. A worker whose jobs end in several ways (a webhook attempt succeeding,
    * retrying, failing) names the way it ended; the job runner counts it (`agent_inbox_jobs_total`).
    */

@@ -1,0 +1,59 @@
+// A queue whose jobs are due when queued (review deliveries) is fetched from the head of an index
+// in fetch order, whatever its young table's statistics say: a burst of thousands queued is not
+// sorted at every fetch. Queues of timers keep pg-boss's index on the start time.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, test } from '../../testkit/test.ts';
+import { JOBS } from '../../actors/jobs.ts';
+import { WORKERS } from '../../actors/workers/registry.ts';
+import { createLogger } from '../../service/logger.ts';
+import { startQueue } from '../../service/queue.ts';
+import { openJobQueue } from '../../roles/workers.ts';
+import { createPool, endPool, withTransaction } from '../../storage/db.ts';
+import { createTestDatabase } from '../../testkit/db.ts';
+
+const fetchText = (createRequire(import.meta.url)('pg-boss/src/plans.js') as { fetchNextJob(schema: string): (o: object) => string })
+  .fetchNextJob('pgboss')({ includeMetadata: false, priority: true });
+
+const database = await createTestDatabase();
+const log = createLogger('silent');
+const db = createPool(database.url, log, 2);
+// Opened as a role opens it: the queues and their indexes exist once it is open.
+const queue = await openJobQueue(db, database.url, log);
+after(async () => {
+  await queue.stop();
+  await endPool(db);
+  await database.drop();
+});
+
+const orderIndexes = async () =>
+  (await db.query<{ name: string }>(`SELECT q.name FROM pgboss.queue q JOIN pg_indexes i ON i.schemaname = 'pgboss' AND i.indexname = q.partition_name || '_order' ORDER BY 1`)).rows.map((r) => r.name);
+
+test('only the queues whose jobs are due when queued get an index in fetch order, and opening the queue again adds none', async () => {
+  const expected = WORKERS.filter((w) => w.fetchInOrder).map((w) => w.name).sort();
+  assert.deepEqual(expected, [JOBS.reviewDelivery.name]);
+  assert.deepEqual(await orderIndexes(), expected);
+  const again = await openJobQueue(db, database.url, log);
+  await again.stop();
+  assert.deepEqual(await orderIndexes(), expected);
+});
+
+test('a backlog of 2,000 deliveries is fetched through that index, oldest first, with no sort of the backlog', async () => {
+  // A transaction's jobs share its start time: the two oldest are queued on their own, first.
+  for (const review_id of ['rr_first', 'rr_second']) await withTransaction(db, (tx) => queue.send(tx, JOBS.reviewDelivery.name, { org_id: 'org_probe', review_id }));
+  await withTransaction(db, async (tx) => {
+    for (let i = 0; i < 1998; i++) await queue.send(tx, JOBS.reviewDelivery.name, { org_id: 'org_probe', review_id: `rr_${i}` });
+  });
+  // On the queue's own connections (sorting off), as its workers fetch; rolled back, nothing taken.
+  const probe = await startQueue(database.url, log);
+  try {
+    const plan = await probe.boss.getDb().executeSql(`BEGIN; EXPLAIN ${fetchText.replace(/\$1/g, `'${JOBS.reviewDelivery.name}'`).replace(/\$2/g, '2')}; ROLLBACK`);
+    const lines = (Array.isArray(plan) ? plan[1] : plan).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+    assert.match(lines, /Index Scan using j[0-9a-f]{56}_order/, lines);
+    assert.doesNotMatch(lines, /Sort Key: job\.priority/, lines);
+  } finally {
+    await probe.stop();
+  }
+  const jobs = await queue.boss.fetch<{ review_id: string }>(JOBS.reviewDelivery.name, { batchSize: 2 });
+  assert.deepEqual(jobs.map((j) => j.data.review_id), ['rr_first', 'rr_second']);
+});
