@@ -15,9 +15,9 @@
 // 5. Memory: `large-sends` (8) concurrent sends of the largest body (25 MiB of attachments, 35 MB of
 //    JSON) to an API process of their own (`start --role api`): its peak RSS while they are handled.
 // The project's owner, its one decider, takes review notices in a digest (`--notices digest`, as a
-// project whose agents send hundreds of drafts a second would): each review's notice job still
-// runs, and records the notice for the digest. With `--notices instant` every review and every
-// auto-send mails the owner at once, a mail a draft, which the relay then also receives.
+// project whose agents send hundreds of drafts a second would): each review's notice is written
+// with it, for the digest. With `--notices instant` every review and every auto-send mails the
+// owner at once, a mail a draft, which the relay then also receives.
 // Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
