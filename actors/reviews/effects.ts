@@ -1,13 +1,13 @@
 // The effects of the review request machine's actions, performed in the transition's transaction:
-// jobs (delivery, timers, notices, reviewer pushes), feedback rows, usage settlement, review events.
+// jobs (delivery, timers, notices, reviewer pushes), digest notices, feedback rows, usage settlement, review events.
 import type { ReviewActionParams, ReviewContext } from '../../machines/review-request.ts';
 import { newId } from '../../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, unassignReview } from '../../storage/review-links.ts';
+import { recordDigestNotices } from '../../storage/notifications.ts';
 import { appendReviewerWork } from '../../storage/reviewer-work.ts';
 import { insertFeedback, releaseRecipientUsage, type FeedbackRow } from '../../storage/reviews.ts';
 import { settleReservationAtCommit } from '../../storage/usage.ts';
 import { recordOutcome } from '../categories.ts';
-import { recordDigestNotices } from '../../storage/notifications.ts';
 import { JOBS, type NotifyJob } from '../jobs.ts';
 import type { EffectContext, MachineAction } from '../run-machine.ts';
 import { emitReviewEvent } from './emit.ts';
