@@ -18,15 +18,15 @@
 // project whose agents send hundreds of drafts a second would): each review's notice is written
 // with it, for the digest. With `--notices instant` every review and every auto-send mails the
 // owner at once, a mail a draft, which the relay then also receives.
+// The relay is a process of its own (_relay.ts), as the load generator is: another machine's work.
 // Everything else runs in this process (all roles) on one PostgreSQL (DATABASE_URL, or an
 // embedded one in a temp folder, reached over its local socket as a co-located database would be).
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
 import { createOrgWithOwner } from '../actors/tenancy.ts';
@@ -42,40 +42,52 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** A relay that tells, per Message-ID, when the whole message arrived. */
+/**
+ * The relay, a process of its own (_relay.ts): when each message arrived (ms since the epoch) and
+ * the CPU it used.
+ */
 async function startRelay() {
-  const waiting = new Map<string, (at: number) => void>();
-  // An auto-send can arrive before its review id is known to the caller: arrivals are kept.
-  const arrived = new Map<string, number>();
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const at = performance.now();
-        const head = Buffer.concat(chunks).subarray(0, 8192).toString('utf8');
-        const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
-        if (id) {
-          arrived.set(id, at);
-          waiting.get(id)?.(at);
-        }
-        callback();
-      });
-    },
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '_relay.ts')], {
+    cwd: path.resolve(here, '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const arrivals = new Map<string, (at: number) => void>();
+  let cpu: ((ms: number) => void) | null = null;
+  let ready: (port: number) => void = () => {};
+  const port = new Promise<number>((resolve, reject) => {
+    ready = resolve;
+    void exited.then(() => reject(new Error('the relay exited before it was ready')));
+  });
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    const m = JSON.parse(line) as { ready?: true; port?: number; id?: string; at?: number; cpuMs?: number };
+    if (m.ready) ready(m.port!);
+    else if (m.id !== undefined) arrivals.get(m.id)?.(m.at!);
+    else if (m.cpuMs !== undefined) cpu?.(m.cpuMs);
+  });
+  const ask = (line: object) => child.stdin!.write(`${JSON.stringify(line)}\n`);
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${await port}`,
+    /** When the message arrived, in ms since the epoch (performance.timeOrigin + performance.now()). */
     arrival: (messageId: string) =>
-      new Promise<number>((resolve) => (arrived.has(messageId) ? resolve(arrived.get(messageId)!) : waiting.set(messageId, resolve))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      new Promise<number>((resolve) => {
+        arrivals.set(messageId, resolve);
+        ask({ watch: messageId });
+      }),
+    cpuMs: () =>
+      new Promise<number>((resolve) => {
+        cpu = resolve;
+        ask({ cpu: true });
+      }),
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+    },
   };
 }
+
+/** Now, in ms since the epoch: the clock the relay's arrivals are read on. */
+const epochNow = () => performance.timeOrigin + performance.now();
 
 async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -226,7 +238,7 @@ export async function run(argv: string[]): Promise<void> {
     const latencies: number[] = [];
     for (const { id } of rows) {
       const arrived = relay.arrival(`<${id}.1@bench.test>`);
-      const started = performance.now();
+      const started = epochNow();
       await call('POST', `${A}/reviews/${id}/decision`, { action: 'approve' }, consoleToken);
       latencies.push((await arrived) - started);
     }
@@ -253,23 +265,26 @@ export async function run(argv: string[]): Promise<void> {
     const autoReference = await commitReference(databaseUrl, { clients: agentCount });
     console.log(describeReference(autoReference));
     // The relay is part of an auto-send: the clock stops when the last one has been delivered.
+    const relayBefore = await relay.cpuMs();
     const auto = await withCpu(database.pidFile, async () => {
       const loaded = await load(autoSends, category.id);
       const loadEnded = performance.now();
       await drained();
       return { ...loaded, seconds: loaded.seconds + (performance.now() - loadEnded) / 1000 };
     });
+    const relayMs = (await relay.cpuMs()) - relayBefore;
     console.log(
       `auto-sends, relay included: ${auto.released} released of ${auto.accepted} accepted and delivered in ${auto.seconds.toFixed(2)} s by ${agentCount} agents:` +
         ` ${againstReference(auto.released / auto.seconds, 'auto-sends/s', autoReference)}`,
     );
-    console.log(`  CPU per auto-send (its delivery included): ${cpuPerUnit(auto, auto.accepted + auto.refused, 'load generator')}${only}`);
-    console.log(`  ${queriesPerUnit(auto, auto.accepted + auto.refused, 'auto-send')}${only}`);
+    const autoUnits = auto.accepted + auto.refused;
+    console.log(`  CPU per auto-send (its delivery included): ${cpuPerUnit(auto, autoUnits, 'load generator')}, relay ${(relayMs / autoUnits).toFixed(2)} ms${only}`);
+    console.log(`  ${queriesPerUnit(auto, autoUnits, 'auto-send')}${only}`);
     if (auto.refused) console.log(`  refused: ${auto.refused} (first: ${auto.firstError})`);
     const autoLatencies: number[] = [];
     const agent = agents[0]!;
     for (let i = 0; i < autoLatency; i++) {
-      const started = performance.now();
+      const started = epochNow();
       const sent = await call('POST', `/v1/inboxes/${agent.inbox}/send`, {
         to: 'customer@acme.example', subject: `Auto ${i}`, text: 'Thanks for the call today.',
         intent: { summary: 'Follow up with the customer after the demo call, as they asked' }, category_id: category.id,
