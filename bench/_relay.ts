@@ -1,59 +1,60 @@
-// The review bench's relay, run as its own process so that taking thousands of mails does not share
-// the service's event loop: a relay is another machine's work, as the SMTP load and the SSE clients
-// are other processes' (_smtp-load.ts, _sse-clients.ts). A real SMTP server on loopback that keeps,
-// per Message-ID, when the whole message arrived (in ms since the epoch, performance.timeOrigin +
-// performance.now(), the clock the parent reads too).
-// Prints {"ready": true, "port": N}. Reads lines on stdin: {"watch": "<id>"} is answered with
-// {"id": "<id>", "at": ms} once that message has arrived (at once if it has); {"cpu": true} with
-// {"cpuMs": ms}, this process's CPU so far.
+// The benches' relay, started as a process of its own (_relay-process.ts): a relay is another
+// machine's work, and taking thousands of mails must not share the service's event loop. Tells
+// when each message arrived, on the clock epochNow reads, and the CPU the relay used.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import readline from 'node:readline';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { fileURLToPath } from 'node:url';
 
-const clock = () => performance.timeOrigin + performance.now();
-const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
-// A message can arrive before the parent asks for it: arrivals are kept.
-const arrived = new Map<string, number>();
-const watched = new Set<string>();
-const answer = (id: string) => {
-  watched.delete(id);
-  print({ id, at: arrived.get(id) });
+/** Now, in ms since the epoch: the clock the relay's arrivals are read on. */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
+export type Relay = {
+  url: string;
+  /** When the message arrived, in ms since the epoch (epochNow's clock). */
+  arrival(messageId: string): Promise<number>;
+  /** The CPU the relay's process has used so far, in ms. */
+  cpuMs(): Promise<number>;
+  close(): Promise<void>;
 };
 
-const server = new SMTPServer({
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  authOptional: true,
-  disableReverseLookup: true,
-  logger: false,
-  onData(stream, _session, callback) {
-    let head = '';
-    stream.on('data', (chunk: Buffer) => {
-      if (head.length < 8192) head += chunk.toString('utf8', 0, Math.min(chunk.length, 8192));
-    });
-    stream.on('end', () => {
-      const at = clock();
-      const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1];
-      if (id) {
-        arrived.set(id, at);
-        if (watched.has(id)) answer(id);
-      }
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-print({ ready: true, port: (server.server.address() as AddressInfo).port });
-
-for await (const line of readline.createInterface({ input: process.stdin })) {
-  const ask = JSON.parse(line) as { watch?: string; cpu?: boolean };
-  if (ask.watch) {
-    watched.add(ask.watch);
-    if (arrived.has(ask.watch)) answer(ask.watch);
-  }
-  if (ask.cpu) {
-    const used = process.cpuUsage();
-    print({ cpuMs: (used.user + used.system) / 1000 });
-  }
+export async function startRelay(): Promise<Relay> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '_relay-process.ts')], {
+    cwd: path.resolve(here, '..'),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const arrivals = new Map<string, (at: number) => void>();
+  let cpu: ((ms: number) => void) | null = null;
+  let ready: (port: number) => void = () => {};
+  const port = new Promise<number>((resolve, reject) => {
+    ready = resolve;
+    void exited.then(() => reject(new Error('the relay exited before it was ready')));
+  });
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    const m = JSON.parse(line) as { ready?: true; port?: number; id?: string; at?: number; cpuMs?: number };
+    if (m.ready) ready(m.port!);
+    else if (m.id !== undefined) arrivals.get(m.id)?.(m.at!);
+    else if (m.cpuMs !== undefined) cpu?.(m.cpuMs);
+  });
+  const ask = (line: object) => child.stdin!.write(`${JSON.stringify(line)}\n`);
+  return {
+    url: `smtp://127.0.0.1:${await port}`,
+    arrival: (messageId) =>
+      new Promise<number>((resolve) => {
+        arrivals.set(messageId, resolve);
+        ask({ watch: messageId });
+      }),
+    cpuMs: () =>
+      new Promise<number>((resolve) => {
+        cpu = resolve;
+        ask({ cpu: true });
+      }),
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+    },
+  };
 }
-server.close();

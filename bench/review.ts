@@ -24,7 +24,6 @@
 // `--api-processes N` adds N - 1 API processes (`start --role api`) the agents are spread over.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
@@ -36,58 +35,12 @@ import fs from 'node:fs';
 import { largestSendBody } from '../testkit/large-send.ts';
 import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
 import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
+import { epochNow, startRelay } from './_relay.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/**
- * The relay, a process of its own (_relay.ts): when each message arrived (ms since the epoch) and
- * the CPU it used.
- */
-async function startRelay() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '_relay.ts')], {
-    cwd: path.resolve(here, '..'),
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const arrivals = new Map<string, (at: number) => void>();
-  let cpu: ((ms: number) => void) | null = null;
-  let ready: (port: number) => void = () => {};
-  const port = new Promise<number>((resolve, reject) => {
-    ready = resolve;
-    void exited.then(() => reject(new Error('the relay exited before it was ready')));
-  });
-  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-    const m = JSON.parse(line) as { ready?: true; port?: number; id?: string; at?: number; cpuMs?: number };
-    if (m.ready) ready(m.port!);
-    else if (m.id !== undefined) arrivals.get(m.id)?.(m.at!);
-    else if (m.cpuMs !== undefined) cpu?.(m.cpuMs);
-  });
-  const ask = (line: object) => child.stdin!.write(`${JSON.stringify(line)}\n`);
-  return {
-    url: `smtp://127.0.0.1:${await port}`,
-    /** When the message arrived, in ms since the epoch (performance.timeOrigin + performance.now()). */
-    arrival: (messageId: string) =>
-      new Promise<number>((resolve) => {
-        arrivals.set(messageId, resolve);
-        ask({ watch: messageId });
-      }),
-    cpuMs: () =>
-      new Promise<number>((resolve) => {
-        cpu = resolve;
-        ask({ cpu: true });
-      }),
-    close: async () => {
-      child.stdin!.end();
-      await exited;
-    },
-  };
-}
-
-/** Now, in ms since the epoch: the clock the relay's arrivals are read on. */
-const epochNow = () => performance.timeOrigin + performance.now();
 
 async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

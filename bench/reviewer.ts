@@ -17,7 +17,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import WebSocket from 'ws';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { issueEnrollmentToken } from '../actors/enrollment.ts';
@@ -26,6 +25,7 @@ import { loadConfig } from '../service/config.ts';
 import { startService } from '../roles/start.ts';
 import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
 import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
+import { startRelay } from './_relay.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
 /** Requests (and decision frames) in flight while decisions are timed. */
@@ -38,22 +38,6 @@ const summary = (values: number[]) => {
   return `p50 ${ms(percentile(s, 50))}, p99 ${ms(percentile(s, 99))}, max ${ms(s.at(-1)!)}`;
 };
 const INTENT = { summary: 'Confirm the demo time with Dana' };
-
-/** A relay that accepts every message (approved drafts are delivered). */
-async function startRelay() {
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => callback());
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** Arrivals of work items by review id, whatever the transport. */
 class Arrivals {
