@@ -1,5 +1,6 @@
 // `npm run bench -- reviewer [--items N] [--decisions N] [--escalations N] [--sockets N]`
-// Reviewer agents, everything real on loopback (all roles in this process, one PostgreSQL):
+// Reviewer agents, everything real on loopback (all roles in this process, one PostgreSQL; the relay
+// approved drafts go to is a process of its own, _relay.ts):
 // 0. References, in the same run: the machine reference (_cpu.ts) and the commit reference
 //    (_commit-reference.ts: pgbench's TPC-B-like transaction at 16 connections, the decisions'
 //    concurrency, on the same database); decisions a second are printed with their ratio to it.
