@@ -38,7 +38,8 @@ export async function appendEvent(tx: Executor, e: NewEvent, toWebhooks: boolean
 }
 
 /**
- * appendEvent for an event no webhook takes and whose row nobody reads back: the insert goes with the transaction's next statement (writeBeforeCommit).
+ * appendEvent for an event no webhook takes and whose row nobody reads back: the insert goes with
+ * the transaction's next statement (writeBeforeCommit).
  */
 export async function appendEventAtCommit(tx: Executor, e: NewEvent): Promise<void> {
   const event = { org_id: e.org_id, project_id: e.project_id, inbox_id: e.inbox_id ?? null, agent_id: e.agent_id ?? null, type: e.type };

@@ -83,18 +83,22 @@ export type NotificationRow = {
 
 const NOTIFICATION_COLUMNS = 'org_id, project_id, id, review_id, revision, user_id, email, reason, delivery, status, route, created_at, sent_at';
 
+type NewNotification = Omit<NotificationRow, 'status' | 'route' | 'created_at' | 'sent_at'> & { dedupe_key: string };
+
+/** A notification's insert, once per job key (a second is nothing). */
+function notificationInsert(n: NewNotification, returning: string): { name: string; text: string; values: unknown[] } {
+  return {
+    name: `notifications-insert${returning ? '-returning' : ''}`,
+    text: `INSERT INTO review_notifications (org_id, project_id, id, review_id, revision, user_id, email, reason, dedupe_key, delivery)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           ON CONFLICT (org_id, review_id, user_id, dedupe_key) DO NOTHING ${returning}`,
+    values: [n.org_id, n.project_id, n.id, n.review_id, n.revision, n.user_id, n.email, n.reason, n.dedupe_key, n.delivery],
+  };
+}
+
 /** Records a notification once per job key; null when this job already recorded it. */
-export async function claimNotification(
-  db: Executor,
-  n: Omit<NotificationRow, 'status' | 'route' | 'created_at' | 'sent_at'> & { dedupe_key: string },
-): Promise<NotificationRow | null> {
-  const { rows } = await db.query<NotificationRow>(
-    `INSERT INTO review_notifications (org_id, project_id, id, review_id, revision, user_id, email, reason, dedupe_key, delivery)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     ON CONFLICT (org_id, review_id, user_id, dedupe_key) DO NOTHING
-     RETURNING ${NOTIFICATION_COLUMNS}`,
-    [n.org_id, n.project_id, n.id, n.review_id, n.revision, n.user_id, n.email, n.reason, n.dedupe_key, n.delivery],
-  );
+export async function claimNotification(db: Executor, n: NewNotification): Promise<NotificationRow | null> {
+  const { rows } = await db.query<NotificationRow>(notificationInsert(n, `RETURNING ${NOTIFICATION_COLUMNS}`));
   return rows[0] ?? null;
 }
 
@@ -110,13 +114,7 @@ export async function recordDigestNotices(
   const { deciders, chatops } = await noticeTargets(tx, n.org_id, n.project_id);
   for (const d of deciders) {
     if (d.mode !== 'digest') continue;
-    await writeBeforeCommit(tx, {
-      name: 'notifications-record-digest',
-      text: `INSERT INTO review_notifications (org_id, project_id, id, review_id, revision, user_id, email, reason, dedupe_key, delivery)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'digest')
-             ON CONFLICT (org_id, review_id, user_id, dedupe_key) DO NOTHING`,
-      values: [n.org_id, n.project_id, newId('ntf'), n.review_id, n.revision, d.user_id, d.email, n.reason, n.dedupe_key],
-    });
+    await writeBeforeCommit(tx, notificationInsert({ ...n, id: newId('ntf'), user_id: d.user_id, email: d.email, delivery: 'digest' }, ''));
   }
   return { atOnce: chatops || deciders.some((d) => d.mode === 'instant') };
 }

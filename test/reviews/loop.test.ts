@@ -35,7 +35,8 @@ test('send: 422 without intent (nothing stored), 202 with it; a human opens and 
   assert.deepEqual(accepted.body.review.draft.to, [{ name: 'Dana', email: 'dana@acme.example' }]);
   assert.deepEqual(accepted.body.review.allowed_actions, ['revise', 'restamp', 'cancel']);
   const id = accepted.body.review_id;
-  // The review's row goes in with a later statement of its transaction: the 202 and the stored review agree on its times.
+  // The review's row goes in with a later statement of its transaction: the 202 and the stored
+  // review agree on its times.
   const stored = await agent.review(id);
   assert.equal(stored.status, 200);
   assert.match(accepted.body.review.created_at, /^\d{4}-\d{2}-\d{2}T/);
