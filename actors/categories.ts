@@ -54,7 +54,12 @@ export const CATEGORY_RISK_FIELDS = RISK_DIAL_FIELDS.filter((f) => f !== 'auto_s
 /** The account dial with the category's own values over it (null inherits it whole). */
 export async function categoryDial(db: Executor, c: Pick<CategoryRow, 'org_id' | 'risk'>): Promise<RiskDial> {
   const { dial } = await reviewSettings(db, c.org_id);
-  const out = { ...dial } as Record<string, unknown>;
+  return withCategoryRisk(dial, c);
+}
+
+/** `account` with the category's own values over it. */
+export function withCategoryRisk(account: RiskDial, c: Pick<CategoryRow, 'risk'>): RiskDial {
+  const out = { ...account } as Record<string, unknown>;
   for (const f of CATEGORY_RISK_FIELDS) if (c.risk?.[f] != null) out[f] = c.risk[f];
   return out as RiskDial;
 }

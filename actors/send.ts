@@ -23,8 +23,9 @@ import { SENDER_HEALTH_WINDOW, senderHealth, type SenderHealthCounts } from '../
 import { senderHealthVerdictCounts } from '../storage/delivery-reports.ts';
 import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
 import { rungOf } from '../machines/category.ts';
-import { findCategory, firstContacts, takeAutoSend, type CategoryRow } from '../storage/categories.ts';
-import { categoryDial } from './categories.ts';
+import { categoryVisible, findCategoryWithAccountDial, firstContacts, takeAutoSend } from '../storage/categories.ts';
+import { effectiveRiskDial } from '../machines/policy/risk-dial.ts';
+import { withCategoryRisk } from './categories.ts';
 import {
   findInboxWithSendChecks,
   insertReviewAttachments,
@@ -74,9 +75,8 @@ export type PreparedSend = {
   subject: string;
   text: string;
   intent: ReviewIntent | null;
+  /** A category the agent may use here (checked); its rung and dial are read in the send transaction. */
   category_id: string | null;
-  /** The category as the checks found it; its rung is read again in the send transaction. */
-  category: CategoryRow | null;
   thread_id: string | null;
   in_reply_to: string | null;
   references: string[];
@@ -104,9 +104,10 @@ const conflictingAlias = (detail: string) =>
 
 /**
  * What was read with the inbox, in the same round trip (findInboxWithSendChecks): the checks of
- * these recipients, the sender's allowances and the review link covering the inbox.
+ * these recipients, the sender's allowances, the review link covering the inbox and whether the
+ * send's category is one the agent may use.
  */
-export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null };
+export type ReadAhead = { recipients: string[]; data: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null; category_visible: boolean };
 
 /** A send from the inbox `inbox_id` (an id or an address) names, as the caller's scope reaches it. */
 export type SendRequest = { kind: ReviewKind; scope: InboxScope; inbox_id: string; agent_id: string; body: SendBody; message_id?: string };
@@ -124,9 +125,9 @@ export async function prepareSendInScope(s: SendServices, req: SendRequest): Pro
     if (!inbox) throw notFound('inbox');
     return prepareSend(s, { kind, inbox, agent_id, body, message_id });
   }
-  const found = await findInboxWithSendChecks(s.db, req.scope, req.inbox_id, recipients, agent_id);
+  const found = await findInboxWithSendChecks(s.db, req.scope, req.inbox_id, recipients, agent_id, body.category_id ?? null);
   if (!found) throw notFound('inbox');
-  const readAhead = { recipients, data: found.checks, allowances: found.allowances, covering_link: found.covering_link };
+  const readAhead = { recipients, data: found.checks, allowances: found.allowances, covering_link: found.covering_link, category_visible: found.category_visible };
   return prepareSend(s, { kind, inbox: found.inbox, agent_id, body, message_id, readAhead });
 }
 
@@ -204,9 +205,10 @@ export async function prepareSend(
   if (gate) throw intentProblem(gate);
 
   // Another agent's private category is as unknown as a category that does not exist.
-  const category =
-    body.category_id === undefined ? null : await findCategory(s.db, { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: req.agent_id }, body.category_id);
-  if (body.category_id !== undefined && !category) {
+  const categoryKnown =
+    body.category_id === undefined ||
+    (req.readAhead?.category_visible ?? (await categoryVisible(s.db, { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: req.agent_id }, body.category_id)));
+  if (!categoryKnown) {
     throw badRequest('category_id', `No category ${body.category_id} this agent may use in this project; GET /v1/categories lists them.`, 'not_found');
   }
 
@@ -225,7 +227,6 @@ export async function prepareSend(
     text,
     intent,
     category_id: body.category_id ?? null,
-    category,
     thread_id: threadId,
     in_reply_to: threading.in_reply_to,
     references: threading.references,
@@ -302,13 +303,15 @@ async function decideRelease(
   const health = senderHealth(counts, healthLimits);
   if (!health.healthy) return { release: false, reason: 'sender_health', rung: null };
   if (p.policy.policy === 'allow_direct') return { release: true, reason: 'allow_direct', rung: null };
-  if (!p.category) return { release: false, reason: 'review_policy', rung: null };
+  if (!p.category_id) return { release: false, reason: 'review_policy', rung: null };
   const { inbox } = p;
   const reader = { org_id: inbox.org_id, project_id: inbox.project_id, agent_id: p.agent_id };
-  const category = (await findCategory(tx, reader, p.category.id)) ?? p.category;
+  const category = await findCategoryWithAccountDial(tx, reader, p.category_id);
+  // Checked before the transaction; gone only with its org.
+  if (!category) return { release: false, reason: 'review_policy', rung: null };
   const rung = rungOf(category.state);
   if (rung === 'supervised') return { release: false, reason: 'category_supervised', rung };
-  const dial = await categoryDial(tx, category);
+  const dial = withCategoryRisk(effectiveRiskDial(category.account_dial), category);
   const recipients = [...p.to, ...p.cc].map((r) => r.email);
   const first = dial.first_contact_gate ? await firstContacts(tx, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id }, recipients) : [];
   const gate = autoSendGate({ rung, dial, first_contacts: first, confidence: statedConfidence(p.intent), review_id: reviewId });

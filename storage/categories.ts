@@ -2,7 +2,7 @@
 // (machine_instances, kind 'category'); the daily auto-send counters; the queue of a category's
 // drafts (backlog, recheck broadcasts); whether a recipient was mailed before (first contact).
 import type { Executor } from './db.ts';
-import { notifyOnCommit } from './db.ts';
+import { notifyOnCommit, writeBeforeCommit } from './db.ts';
 import { REVIEW_EVENTS_CHANNEL } from './review-events.ts';
 
 export type CategoryScope = 'org_shared' | 'agent_private';
@@ -42,30 +42,53 @@ export async function insertCategory(
   return rows[0]!.created_at;
 }
 
+const VISIBLE_TO_READER = `c.org_id = $1 AND c.project_id = $2 AND c.id = $3 AND ($4::text IS NULL OR c.scope = 'org_shared' OR c.agent_id = $4)`;
+
 /** A category the reader may see; another agent's private one is not found. */
 export async function findCategory(db: Executor, r: CategoryReader, id: string): Promise<CategoryRow | null> {
   const { rows } = await db.query<CategoryRow>({
     name: 'categories-find',
-    text: `SELECT ${COLUMNS} FROM ${FROM}
-            WHERE c.org_id = $1 AND c.project_id = $2 AND c.id = $3
-              AND ($4::text IS NULL OR c.scope = 'org_shared' OR c.agent_id = $4)`,
+    text: `SELECT ${COLUMNS} FROM ${FROM} WHERE ${VISIBLE_TO_READER}`,
     values: [r.org_id, r.project_id, id, r.agent_id],
   });
   return rows[0] ?? null;
 }
 
 /**
- * Whether a category exists where a rule may name it: in the project, as the reader sees it (an
- * agent sees the shared ones and its own); with no project (an org-layer rule), in any of the org's.
+ * findCategory with its account's risk dial as stored (review_settings, null when never set) in
+ * the same round trip: what a send's release gates need.
  */
+export async function findCategoryWithAccountDial(
+  db: Executor,
+  r: CategoryReader,
+  id: string,
+): Promise<(CategoryRow & { account_dial: Record<string, unknown> | null }) | null> {
+  const { rows } = await db.query<CategoryRow & { account_dial: Record<string, unknown> | null }>({
+    name: 'categories-find-with-account-dial',
+    text: `SELECT ${COLUMNS}, (SELECT to_jsonb(s) FROM review_settings s WHERE s.org_id = c.org_id) AS account_dial
+             FROM ${FROM} WHERE ${VISIBLE_TO_READER}`,
+    values: [r.org_id, r.project_id, id, r.agent_id],
+  });
+  return rows[0] ?? null;
+}
+
+/**
+ * Whether category `id` exists as the reader sees it (an agent sees the shared ones and its own),
+ * as an SQL expression: in the project, or with no project (an org-layer rule) in any of the org's.
+ */
+export function categoryVisibleSql(org: string, project: string, agent: string, id: string): string {
+  return `EXISTS (SELECT 1 FROM categories c WHERE c.org_id = ${org} AND c.id = ${id}::text AND (${project}::text IS NULL OR c.project_id = ${project})
+                     AND (${agent}::text IS NULL OR c.scope = 'org_shared' OR c.agent_id = ${agent}))`;
+}
+
+/** Whether a category exists where a rule or a send may name it (categoryVisibleSql). */
 export async function categoryVisible(db: Executor, r: { org_id: string; project_id: string | null; agent_id: string | null }, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM categories
-      WHERE org_id = $1 AND id = $2 AND ($3::text IS NULL OR project_id = $3)
-        AND ($4::text IS NULL OR scope = 'org_shared' OR agent_id = $4)`,
-    [r.org_id, id, r.project_id, r.agent_id],
-  );
-  return (rowCount ?? 0) > 0;
+  const { rows } = await db.query<{ visible: boolean }>({
+    name: 'categories-visible',
+    text: `SELECT ${categoryVisibleSql('$1', '$3', '$4', '$2')} AS visible`,
+    values: [r.org_id, id, r.project_id, r.agent_id],
+  });
+  return rows[0]!.visible;
 }
 
 export async function listCategories(db: Executor, r: CategoryReader): Promise<CategoryRow[]> {
@@ -140,7 +163,7 @@ export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Pr
   // A slot that looked free but was filled meanwhile stays locked by the attempt that found it full.
   // Held out of slot order while this sender waits below, it closed a circle with the waiters
   // (deadlock detected): the attempt runs in a savepoint, rolled back when it took nothing.
-  await tx.query('SAVEPOINT auto_send_slot');
+  await writeBeforeCommit(tx, 'SAVEPOINT auto_send_slot');
   if ((await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
   await tx.query('ROLLBACK TO SAVEPOINT auto_send_slot');
   // The first send of the day makes the day's slots.

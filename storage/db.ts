@@ -77,12 +77,13 @@ export type PreparedStatement = { name: string; text: string; values: unknown[] 
  * latest) runs after it and sees it, as if it had run at once, and takes it into its round trip
  * (runWritesFirst). Elsewhere, or on a connection that has not prepared the statement yet, it runs
  * at once (and so prepares it). It fails as any statement of the transaction would, reported by
- * the statement it went with, and the transaction rolls back.
+ * the statement it went with, and the transaction rolls back. A statement with no parameters
+ * (`SAVEPOINT name`) is given as its text and goes ahead the same way.
  */
-export async function writeBeforeCommit(tx: Executor, q: PreparedStatement): Promise<void> {
+export async function writeBeforeCommit(tx: Executor, q: PreparedStatement | string): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);
-  const execute = writes && executeText(tx as pg.ClientBase, q);
-  if (writes && execute) writes.push(execute);
+  const ahead = writes && (typeof q === 'string' ? q : executeText(tx as pg.ClientBase, q));
+  if (writes && ahead) writes.push(ahead);
   else await tx.query(q);
 }
 

@@ -5,6 +5,7 @@ import { inboxFromJson, inboxInScopeQuery, type InboxRow, type InboxScope, type 
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 import { coveringLinkSql, type RouteLink } from './review-links.ts';
 import { senderHealthVerdictSql } from './delivery-reports.ts';
+import { categoryVisibleSql } from './categories.ts';
 import { SENDER_HEALTH_WINDOW, type SenderHealthCounts } from '../machines/policy/sender-health.ts';
 
 export type ReviewKind = 'send' | 'reply' | 'forward';
@@ -138,8 +139,9 @@ export async function sendCheckData(
 
 /**
  * The inbox by id or address inside the scope, with what a send to `recipients` by `agentId` is
- * checked against (its contacts, suppressions, recipient count, plan and key allowances) and the
- * review link covering it: one round trip.
+ * checked against (its contacts, suppressions, recipient count, plan and key allowances), the
+ * review link covering it and whether `categoryId` is a category the agent may use there: one
+ * round trip.
  */
 export async function findInboxWithSendChecks(
   db: Executor,
@@ -147,20 +149,23 @@ export async function findInboxWithSendChecks(
   idOrAddress: string,
   recipients: string[],
   agentId: string,
-): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null } | null> {
+  categoryId: string | null,
+): Promise<{ inbox: InboxWithPolicy; checks: SendCheckData; allowances: SendAllowances; covering_link: RouteLink | null; category_visible: boolean } | null> {
   const q = inboxInScopeQuery(scope, idOrAddress);
-  const { rows } = await db.query<InboxWithPolicy & Required<SendCheckData> & { allowances: SendAllowances; covering_link: RouteLink | null }>({
+  type Row = InboxWithPolicy & Required<SendCheckData> & { allowances: SendAllowances; covering_link: RouteLink | null; category_visible: boolean };
+  const { rows } = await db.query<Row>({
     name: `reviews-inbox-with-send-checks-${q.name}`,
     text: `WITH i AS (${q.text}) SELECT i.*, ${sendChecksSql('i.org_id', 'i.project_id', 'i.id', '$6')},
                                       ${sendAllowancesSql('i.org_id', '$7')} AS allowances,
                                       ${coveringLinkSql('i.org_id', 'i.project_id', 'i.id')} AS covering_link,
-                                      ${senderHealthVerdictSql('i.org_id', 'i.id', String(SENDER_HEALTH_WINDOW))} AS sender_health FROM i`,
-    values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId],
+                                      ${senderHealthVerdictSql('i.org_id', 'i.id', String(SENDER_HEALTH_WINDOW))} AS sender_health,
+                                      ${categoryVisibleSql('i.org_id', 'i.project_id', '$7', '$8')} AS category_visible FROM i`,
+    values: [...q.values, recipients.map((r) => r.toLowerCase()), agentId, categoryId],
   });
   const row = rows[0];
   if (!row) return null;
-  const { contacts, suppressed, used_24h, sender_health, allowances, covering_link, ...inbox } = row;
-  return { inbox, checks: { contacts, suppressed, used_24h, sender_health }, allowances, covering_link };
+  const { contacts, suppressed, used_24h, sender_health, allowances, covering_link, category_visible, ...inbox } = row;
+  return { inbox, checks: { contacts, suppressed, used_24h, sender_health }, allowances, covering_link, category_visible };
 }
 
 /**

@@ -241,6 +241,43 @@ test('category_id must name a category of the project; a send in a supervised on
   assert.equal(events[0].category_id, created.body.id);
 });
 
+test('send, reply and forward take a shared category or the agent\'s own; another agent\'s private one is 400 category_id not_found, nothing written', async () => {
+  const agent = await agentWithInbox(svc, tenant);
+  const other = await agentWithInbox(svc, tenant);
+  const category = async (body: object) => {
+    const r = await svc.api.post(`${agent.A}/categories`, body, tenant.consoleToken);
+    assert.equal(r.status, 201, r.text);
+    return r.body.id as string;
+  };
+  const shared = await category({ name: 'Shared demos' });
+  const mine = await category({ name: 'My demos', scope: 'agent_private', agent_id: agent.agentId });
+  const theirs = await category({ name: 'Their demos', scope: 'agent_private', agent_id: other.agentId });
+  await deliverInbound(svc, agent.address, { from: 'dana@acme.example', subject: 'Demo?', text: 'Can we meet?' });
+  const inbound = (await svc.api.get(`/v1/inboxes/${agent.inboxId}/messages`, agent.key)).body.data[0];
+  assert.ok(inbound, 'the inbound message is stored');
+  const calls: Array<[string, string, Record<string, unknown>]> = [
+    ['send', `/v1/inboxes/${agent.inboxId}/send`, { to: 'dana@acme.example', text: 'Hi' }],
+    ['reply', `/v1/inboxes/${agent.inboxId}/reply`, { thread_id: inbound.thread_id, text: 'Yes' }],
+    ['forward', `/v1/inboxes/${agent.inboxId}/messages/${inbound.id}/forward`, { to: 'ops@acme.example' }],
+  ];
+  for (const [kind, url, body] of calls) {
+    for (const id of [theirs, 'cat_missing']) {
+      const r = await svc.api.post(url, { ...body, intent: INTENT, category_id: id }, agent.key);
+      assert.equal(r.status, 400, `${kind} ${id}: ${r.text}`);
+      assert.deepEqual(r.body.errors.map((e: any) => [e.field, e.code]), [['category_id', 'not_found']], `${kind} ${id}`);
+    }
+    assert.deepEqual(await storedFor(agent), nothing, `${kind}: nothing written`);
+  }
+  for (const [kind, url, body] of calls) {
+    for (const id of [shared, mine]) {
+      const r = await svc.api.post(url, { ...body, intent: INTENT, category_id: id }, agent.key);
+      assert.equal(r.status, 202, `${kind} ${id}: ${r.text}`);
+      assert.equal(r.body.review.category_id, id);
+      assert.equal(r.body.review.mode_reason, 'category_supervised');
+    }
+  }
+});
+
 test('the rolling 24-hour recipient limit refuses a send that does not fit; cancelled drafts do not count', async () => {
   const agent = await agentWithInbox(svc, tenant);
   const limit = await svc.api.patch(`${agent.A}/inboxes/${agent.inboxId}`, { recipient_limit_24h: 2 }, tenant.consoleToken);
