@@ -35,12 +35,12 @@ import {
   openDelivery,
   reviewsAwaitingDelivery,
   setDeliveryPhase,
-  tryLockDelivery,
+  lockDeliveryAndReadReview,
   unlockDelivery,
   unlockDeliveryStatement,
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
-import { findReview, findReviewWithInbox, listReviewAttachments, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
+import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow, type ReviewWithInbox } from '../storage/reviews.ts';
 import { recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { JOBS } from './jobs.ts';
@@ -72,12 +72,16 @@ export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; rev
   const lock: Lock = { conn, review_id: p.review_id, held: false };
   let broken: Error | undefined;
   try {
+    const { locked, found } = await lockDeliveryAndReadReview(conn, p.org_id, p.review_id).catch((err: Error) => {
+      broken = err;
+      throw err;
+    });
     // Another worker holds it (or a dead one's session is still closing): try again later, when
     // the outcome is recorded or the lock is free.
-    if (!(await tryLockDelivery(conn, p.review_id))) throw new Error(`review ${p.review_id} is being delivered by another worker`);
+    if (!locked) throw new Error(`review ${p.review_id} is being delivered by another worker`);
     lock.held = true;
     try {
-      await deliverLocked(deps, lock, p);
+      if (found) await deliverLocked(deps, lock, found);
     } finally {
       if (lock.held) {
         await unlockDelivery(conn, p.review_id).catch((err: Error) => {
@@ -86,7 +90,7 @@ export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; rev
       }
     }
   } finally {
-    // A connection that could not unlock must not return to the pool still holding the lock.
+    // A connection that could not unlock (or may have locked unseen) must not return to the pool holding the lock.
     conn.release(broken);
   }
 }
@@ -94,10 +98,9 @@ export async function deliverReview(deps: DeliveryDeps, p: { org_id: string; rev
 /** The connection holding a review's delivery lock; the outcome's transaction runs on it and releases the lock with its COMMIT. */
 type Lock = { conn: pg.PoolClient; review_id: string; held: boolean };
 
-async function deliverLocked(deps: DeliveryDeps, lock: Lock, p: { org_id: string; review_id: string }): Promise<void> {
+async function deliverLocked(deps: DeliveryDeps, lock: Lock, found: ReviewWithInbox): Promise<void> {
   const { conn } = lock;
-  const found = await findReviewWithInbox(conn, p.org_id, p.review_id);
-  if (!found || !IN_FLIGHT.has(found.review.state)) return;
+  if (!IN_FLIGHT.has(found.review.state)) return;
   const { review: row, inbox } = found;
   const context = restoreReview(row).context;
   if (context.reconciliation_needed) return;

@@ -87,6 +87,20 @@ export async function writeBeforeCommit(tx: Executor, q: PreparedStatement | str
   else await tx.query(q);
 }
 
+/**
+ * `first` (a statement given as text) and then the prepared statement `q`, outside a transaction,
+ * in one round trip once the connection has prepared `q` (else in two); answers both results.
+ * Each reads what committed before it began, as if run alone. The two make one implicit
+ * transaction: an error in `q` undoes `first`, except what outlives a rollback (a session advisory
+ * lock), which the caller then gives up with the connection.
+ */
+export async function queryAfter(client: pg.ClientBase, first: string, q: PreparedStatement): Promise<[pg.QueryResult, pg.QueryResult]> {
+  const execute = executeText(client, q);
+  if (!execute) return [await client.query(first), await client.query(q)];
+  const results = (await client.query(`${first}; ${execute}`)) as unknown as pg.QueryResult[];
+  return [results[0]!, results[1]!];
+}
+
 /** `EXECUTE` of a statement this connection has prepared, its values as literals; null when it has not. */
 function executeText(client: pg.ClientBase, q: unknown): string | null {
   const p = q as Partial<PreparedStatement> | null;

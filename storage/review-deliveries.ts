@@ -1,7 +1,8 @@
 // Delivery attempts of reviews (one per review revision, Message-ID fixed before any relay is
 // contacted) and the local outbox kept when no relay is configured.
 import type pg from 'pg';
-import { writeBeforeCommit, type Executor } from './db.ts';
+import { queryAfter, writeBeforeCommit, type Executor } from './db.ts';
+import { reviewWithInboxOf, reviewWithInboxStatement, type ReviewWithInbox } from './reviews.ts';
 import { inboxFromJson, type InboxRow } from './inboxes.ts';
 
 export type DeliveryPhase = 'connecting' | 'data' | 'deferred' | 'sent' | 'failed';
@@ -74,16 +75,15 @@ export async function setDeliveryPhase(
 }
 
 /**
- * Holds the review's delivery lock for this database session: while one worker delivers, no other
- * may, and the lock is gone the moment that worker's connection is (a killed process included).
+ * Takes the review's delivery lock for this database session, if no other holds it, and then reads
+ * the review with its sending inbox: in one round trip, the read after the lock, so that it sees
+ * what the lock's previous holder committed. While one worker delivers, no other may, and the lock
+ * is gone the moment that worker's connection is (a killed process included). Should it throw,
+ * the lock may be held: the caller gives the connection up.
  */
-export async function tryLockDelivery(db: Executor, reviewId: string): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>({
-    name: 'review-deliveries-try-lock',
-    text: `SELECT pg_try_advisory_lock(hashtextextended('review-delivery ' || $1, 0)) AS ok`,
-    values: [reviewId],
-  });
-  return rows[0]!.ok;
+export async function lockDeliveryAndReadReview(conn: pg.ClientBase, orgId: string, reviewId: string): Promise<{ locked: boolean; found: ReviewWithInbox | null }> {
+  const [lock, read] = await queryAfter(conn, `SELECT pg_try_advisory_lock(${deliveryLockKey(conn, reviewId)}) AS ok`, reviewWithInboxStatement(orgId, reviewId));
+  return { locked: (lock.rows[0] as { ok: boolean }).ok, found: reviewWithInboxOf(read) };
 }
 
 export async function unlockDelivery(db: pg.ClientBase, reviewId: string): Promise<void> {
@@ -92,8 +92,10 @@ export async function unlockDelivery(db: pg.ClientBase, reviewId: string): Promi
 
 /** unlockDelivery as a statement of its own, to travel with a COMMIT (transactionOn's afterCommit). */
 export function unlockDeliveryStatement(db: pg.ClientBase, reviewId: string): string {
-  return `SELECT pg_advisory_unlock(hashtextextended(${db.escapeLiteral(`review-delivery ${reviewId}`)}, 0))`;
+  return `SELECT pg_advisory_unlock(${deliveryLockKey(db, reviewId)})`;
 }
+
+const deliveryLockKey = (db: pg.ClientBase, reviewId: string) => `hashtextextended(${db.escapeLiteral(`review-delivery ${reviewId}`)}, 0)`;
 
 export type ParkedDelivery = { org_id: string; project_id: string; id: string; state: string; parked_since: Date; to: string[]; subject: string };
 

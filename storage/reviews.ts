@@ -1,6 +1,6 @@
 // Reviews: the machine row (machine_instances, kind 'review') joined with what was fixed at
 // submission (reviews), their attachments and their feedback records.
-import { lockKey, type Executor } from './db.ts';
+import { lockKey, type Executor, type PreparedStatement } from './db.ts';
 import { inboxFromJson, inboxInScopeQuery, type InboxRow, type InboxScope, type InboxWithPolicy } from './inboxes.ts';
 import { sendAllowancesSql, type SendAllowances } from './usage.ts';
 import { coveringLinkSql, type RouteLink } from './review-links.ts';
@@ -68,16 +68,27 @@ export async function findReview(db: Executor, scope: ReviewScope, id: string): 
  * A review of any project of the org, with its sending inbox (null once the inbox is gone): what a
  * delivery reads once it holds the review's delivery lock.
  */
-export async function findReviewWithInbox(db: Executor, orgId: string, id: string): Promise<{ review: ReviewRow; inbox: InboxRow | null } | null> {
-  const { rows } = await db.query<ReviewRow & { sending_inbox: Parameters<typeof inboxFromJson>[0] | null }>({
+export async function findReviewWithInbox(db: Executor, orgId: string, id: string): Promise<ReviewWithInbox | null> {
+  return reviewWithInboxOf(await db.query(reviewWithInboxStatement(orgId, id)));
+}
+
+export type ReviewWithInbox = { review: ReviewRow; inbox: InboxRow | null };
+
+/** findReviewWithInbox's statement, to go with another (queryAfter); reviewWithInboxOf reads its result. */
+export function reviewWithInboxStatement(orgId: string, id: string): PreparedStatement {
+  return {
     name: 'reviews-find-with-inbox',
     text: `SELECT ${REVIEW_COLUMNS}, to_jsonb(i) AS sending_inbox FROM ${REVIEW_FROM}
        LEFT JOIN inboxes i ON i.org_id = m.org_id AND i.project_id = m.project_id AND i.id = r.inbox_id
       WHERE m.org_id = $1 AND m.kind = 'review' AND m.id = $2`,
     values: [orgId, id],
-  });
-  if (!rows[0]) return null;
-  const { sending_inbox, ...review } = rows[0];
+  };
+}
+
+export function reviewWithInboxOf(result: { rows: unknown[] }): ReviewWithInbox | null {
+  const row = result.rows[0] as (ReviewRow & { sending_inbox: Parameters<typeof inboxFromJson>[0] | null }) | undefined;
+  if (!row) return null;
+  const { sending_inbox, ...review } = row;
   return { review, inbox: sending_inbox ? inboxFromJson(sending_inbox) : null };
 }
 
