@@ -170,7 +170,8 @@ export async function seedCorpus(db: Pool, inbox: Inbox, count: number) {
            SELECT msg.seq, msg.id, setweight(to_tsvector('english', msg.subject), 'A') || setweight(to_tsvector('english', msg.search_addresses), 'B') AS v
              FROM msg)
          INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs, from_text)
-         SELECT $1, $3, head.seq, head.id, head.v || made.v, ARRAY(SELECT k FROM search_word_pair_keys(head.v) k) || made.pairs,
+         SELECT $1, $3, head.seq, head.id, head.v || made.v || search_recency_words(head.seq),
+           ARRAY(SELECT k FROM search_word_pair_keys(head.v) k) || made.pairs || search_recency_marks(head.seq),
            lower(made.from_email || ' ')
            FROM head JOIN made ON head.id = 'msg_' || lpad(to_hex(made.g), 16, '0') || $4`,
         [inbox.org_id, inbox.project_id, inbox.id, suffix, lo, hi, senders, inbox.address, count],
@@ -271,7 +272,8 @@ async function measure(httpUrl: string, db: Pool, tenant: { key: string; inbox: 
 /** EXPLAIN ANALYZE of each statement one search of each kind runs. */
 async function explain(db: Pool, inbox: Inbox, kinds: Kind[]) {
   const explaining: Executor = {
-    query: async (text: string, values: unknown[]) => {
+    query: async (config: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
+      const [text, values] = typeof config === 'string' ? [config, params] : [config.text, config.values];
       const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
       console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
       return db.query(text, values);

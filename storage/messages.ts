@@ -145,7 +145,8 @@ const INSERT_MESSAGE = `
     RETURNING seq, received_at, thread_id),
   srch AS (
     INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs, from_text)
-    SELECT $1, $3, msg.seq, $4, vec.search, ARRAY(SELECT k FROM search_word_pair_keys(vec.search) k),
+    SELECT $1, $3, msg.seq, $4, vec.search || search_recency_words(msg.seq),
+      ARRAY(SELECT k FROM search_word_pair_keys(vec.search) k) || search_recency_marks(msg.seq),
       lower(coalesce($10::text, '') || ' ' || coalesce($9::text, '')) FROM msg, vec),
   src AS (
     INSERT INTO message_sources (org_id, project_id, inbox_id, message_id, raw) VALUES ($1, $2, $3, $4, $31)),
@@ -454,22 +455,22 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
+  const bounds = s.q === null ? [] : await recencyBounds(db, at);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated];
+    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated, bounds];
   const onMessage = [s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.authenticated].some((v) => v !== null);
   const [from, messageFilters] = onMessage ? [FROM_SEARCH, MESSAGE_FILTERS] : ['message_search s', NO_MESSAGE_FILTERS];
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
   // Without q, the newest messages that pass the filters, walked through message_search's key.
   const [hits, used] = s.q !== null
     ? [`SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
-         FROM (SELECT s.message_id AS id, s.seq, s.search FROM ${from}
+         FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.search FROM ${from}
                 WHERE ${TEXT_FILTERS} AND ${messageFilters}
                   AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
                       THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
-                      ELSE s.search @@ websearch_to_tsquery('english', $3) END
-                ORDER BY s.seq DESC LIMIT ${SEARCH_RANKED_WINDOW}) c
+                      ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length)}) c
         WHERE c.search @@ websearch_to_tsquery('english', $3)
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, 18]
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 19 : 18]
     : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters}
             AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
@@ -482,6 +483,81 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
     values.slice(0, used),
   );
   return rows;
+}
+
+// The spans of an inbox's newest messages a search looks in, one after the other, while it has
+// found fewer than SEARCH_RANKED_WINDOW matches: about the newest 2,000 messages, 8,000, and so on,
+// then the rest. The newest matches of a word in one message of a hundred are then read from a
+// span of some 50,000 messages (a few hundred matches), not from all of its matches in the inbox.
+export const SEARCH_RECENCY_SPANS = [2_000, 8_000, 32_000, 128_000, 512_000];
+
+/**
+ * The seqs bounding the inbox's recency spans, newest first: span i holds the messages after
+ * bound i and up to bound i - 1 (the first, every message after bound 0; the last, every message
+ * up to the last bound). None for an inbox of fewer than SEARCH_RECENCY_SPANS[0] messages. The
+ * spans are told apart by seq, which all inboxes share, so their sizes are estimated from how
+ * far back the inbox's 2,000th newest message is; a wrong estimate costs time, never a match.
+ * Only spans of messages stored with recency words (after search_recency_since) are bounded.
+ */
+async function recencyBounds(db: Executor, at: InboxKey): Promise<string[]> {
+  const [first] = SEARCH_RECENCY_SPANS as [number];
+  const { rows } = await db.query<{ newest: string | null; nth: string | null; oldest: string | null; since: string }>({
+    name: 'messages-search-recency',
+    text: `SELECT (SELECT seq FROM message_search WHERE org_id = $1 AND inbox_id = $2 ORDER BY seq DESC LIMIT 1) AS newest,
+                  (SELECT seq FROM message_search WHERE org_id = $1 AND inbox_id = $2 ORDER BY seq DESC OFFSET $3 LIMIT 1) AS nth,
+                  (SELECT seq FROM message_search WHERE org_id = $1 AND inbox_id = $2 ORDER BY seq LIMIT 1) AS oldest,
+                  (SELECT seq FROM search_recency_since) AS since`,
+    values: [at.org_id, at.inbox_id, first - 1],
+  });
+  const { newest, nth, oldest, since } = rows[0]!;
+  if (newest === null || nth === null || oldest === null) return [];
+  const [top, gap] = [BigInt(newest), BigInt(newest) - BigInt(nth)];
+  // A span reaching below either is read whole, as the last.
+  const floor = BigInt(oldest) > BigInt(since) ? BigInt(oldest) : BigInt(since);
+  const bounds: bigint[] = [];
+  for (const span of SEARCH_RECENCY_SPANS) {
+    const bound = top - (gap * BigInt(span)) / BigInt(first);
+    if (bound < floor || (bounds.length > 0 && bound >= bounds.at(-1)!)) break;
+    bounds.push(bound);
+  }
+  return bounds.map(String);
+}
+
+/**
+ * The newest SEARCH_RANKED_WINDOW rows of `matches` (a SELECT of message_search s with its
+ * conditions), span by span with `bounds` ($19, recencyBounds) as far back as needed: a span is
+ * read only while the newer ones hold fewer than the window. Each but the oldest is found through
+ * the index with its recency words or marks (recencyCover), so only its own matches are read,
+ * all of them: a span holds a few thousand messages more than the ones before it, and a span with
+ * an ORDER BY and a LIMIT of its own may be planned as a walk back from the inbox's newest message.
+ * Its seq bounds are only checked on the rows (`+ 0`): the cover already narrows the index scan,
+ * and a second bitmap of the inbox's key over the span costs more than it saves.
+ */
+// A span's cover in the index its search is narrowed by (TEXT_FILTERS): a phrase with word pairs
+// by the pairs index, anything else by the words index.
+const recencyCover = (above: string, upto: string) =>
+  `CASE WHEN phrase_word_pairs($16) IS NULL THEN s.search @@ search_recency_cover(${above}, ${upto})
+        ELSE s.pairs && search_recency_pair_cover(${above}, ${upto}) END`;
+
+function newestMatches(matches: string, bounds: number): string {
+  const newest = (sql: string, seq: string) => `${sql} ORDER BY ${seq} DESC LIMIT ${SEARCH_RANKED_WINDOW}`;
+  if (bounds === 0) return newest(matches, 's.seq');
+  const bound = (i: number) => `($19::bigint[])[${i + 1}]`;
+  // The newest span ends at the inbox's newest message as this statement sees it.
+  const newestSeq = '(SELECT max(seq) FROM message_search WHERE org_id = $1 AND inbox_id = $2)';
+  const spans = Array.from({ length: bounds + 1 }, (_, i) => {
+    const after = i < bounds ? ` AND s.seq + 0 > ${bound(i)}` : '';
+    const upto = i > 0 ? ` AND s.seq + 0 <= ${bound(i - 1)}` : '';
+    const cover = i < bounds ? ` AND ${recencyCover(bound(i), i === 0 ? newestSeq : bound(i - 1))}` : '';
+    return `span${i} AS MATERIALIZED (${matches}${after}${upto}${cover})`;
+  });
+  // A span's statement runs only when read, and it is read only once the newer spans, counted in
+  // order (a CASE stops at the first enough: a sum would run every span it names), hold too few.
+  const found = (i: number) => Array.from({ length: i }, (_, j) => `(SELECT count(*) FROM span${j})`).join(' + ');
+  const fewer = (i: number) =>
+    `CASE ${Array.from({ length: i }, (_, k) => `WHEN ${found(k + 1)} >= ${SEARCH_RANKED_WINDOW} THEN false`).join(' ')} ELSE true END`;
+  const all = spans.map((_, i) => `SELECT * FROM span${i}${i > 0 ? ` WHERE ${fewer(i)}` : ''}`).join(' UNION ALL ');
+  return `WITH ${spans.join(',\n')} ${newest(`SELECT id, seq, search FROM (${all}) u`, 'u.seq')}`;
 }
 
 /** The newest message of a thread that screening flagged, if any. */
