@@ -8,7 +8,7 @@ import { createDeliveries, goesToWebhooks, type MessageReceivedPayload } from '.
 import type { Queue } from '../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../storage/db.ts';
 import { earlierCopy, recordReceipts, type Receipt } from '../storage/inbound-receipts.ts';
-import { countReceived, type Received } from '../storage/usage.ts';
+import { countReceived, countReceivedAhead, type Received } from '../storage/usage.ts';
 import { UNLIMITED, planOf, type Plans } from '../machines/policy/plans.ts';
 import type { InboxRow } from '../storage/inboxes.ts';
 import { InboundQuotaError } from '../mail/inbound/policies/over-quota.ts';
@@ -140,8 +140,10 @@ async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMess
     }
   });
   if (byOrg.size === 0) return;
+  // Only an org receiving a copy can be refused; without one (a sender's SENT copy alone) the
+  // counts go with the transaction's next statement.
+  if (!plans || [...byOrg.values()].every((r) => r.copies === 0)) return countReceivedAhead(tx, [...byOrg.values()]);
   const after = await countReceived(tx, [...byOrg.values()]);
-  if (!plans) return;
   for (const a of after) {
     const plan = planOf(a.plan_tier, plans);
     const { inbox, copies } = byOrg.get(a.org_id)!;

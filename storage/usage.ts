@@ -140,34 +140,42 @@ export type AfterReceipt = { org_id: string; plan_tier: string; storage_bytes: n
  */
 export async function countReceived(tx: Executor, received: Received[]): Promise<AfterReceipt[]> {
   const out: AfterReceipt[] = [];
-  for (const r of [...received].sort((a, b) => (a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : 0))) {
-    const { rows } = await tx.query<AfterReceipt>({
-      name: 'usage-count-received',
-      text: `WITH acc AS (
-               INSERT INTO usage_storage (org_id, slot, bytes) VALUES ($1, ${SLOT}, $4)
-               ON CONFLICT (org_id, slot) DO UPDATE SET bytes = usage_storage.bytes + EXCLUDED.bytes
-               RETURNING bytes),
-             total AS (
-               SELECT acc.bytes + coalesce((SELECT sum(bytes) FROM usage_storage WHERE org_id = $1 AND slot <> ${SLOT}), 0) AS storage_bytes
-                 FROM acc),
-             per AS (
-               INSERT INTO usage_periods (org_id, period, slot, received_messages, received_recipients, storage_peak_bytes)
-               SELECT $1, p, ${SLOT}, $2, $3, total.storage_bytes FROM total, unnest(ARRAY[${MONTH}, ${DAY}]) p
-               ON CONFLICT (org_id, period, slot) DO UPDATE
-                 SET received_messages = usage_periods.received_messages + EXCLUDED.received_messages,
-                     received_recipients = usage_periods.received_recipients + EXCLUDED.received_recipients,
-                     storage_peak_bytes = greatest(usage_periods.storage_peak_bytes, EXCLUDED.storage_peak_bytes)
-               RETURNING period, sent_recipients + received_recipients AS total)
-             SELECT $1::text AS org_id, (SELECT plan_tier FROM orgs WHERE id = $1) AS plan_tier, total.storage_bytes::bigint AS storage_bytes,
-                    ((SELECT total FROM per WHERE length(period) = 7)
-                      + coalesce((SELECT sum(sent_recipients + received_recipients) FROM usage_periods
-                                   WHERE org_id = $1 AND period = ${MONTH} AND slot <> ${SLOT}), 0))::bigint AS month_total
-               FROM total`,
-      values: [r.org_id, r.messages, r.copies, r.bytes],
-    });
-    out.push(rows[0]!);
-  }
+  for (const r of inOrgOrder(received)) out.push((await tx.query<AfterReceipt>(countReceivedStatement(r))).rows[0]!);
   return out;
+}
+
+/** countReceived when nobody reads the figures: the statements go with the transaction's next one (writeBeforeCommit), in the same order. */
+export async function countReceivedAhead(tx: Executor, received: Received[]): Promise<void> {
+  for (const r of inOrgOrder(received)) await writeBeforeCommit(tx, countReceivedStatement(r));
+}
+
+const inOrgOrder = (received: Received[]) => [...received].sort((a, b) => (a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : 0));
+
+function countReceivedStatement(r: Received): PreparedStatement {
+  return {
+    name: 'usage-count-received',
+    text: `WITH acc AS (
+             INSERT INTO usage_storage (org_id, slot, bytes) VALUES ($1, ${SLOT}, $4)
+             ON CONFLICT (org_id, slot) DO UPDATE SET bytes = usage_storage.bytes + EXCLUDED.bytes
+             RETURNING bytes),
+           total AS (
+             SELECT acc.bytes + coalesce((SELECT sum(bytes) FROM usage_storage WHERE org_id = $1 AND slot <> ${SLOT}), 0) AS storage_bytes
+               FROM acc),
+           per AS (
+             INSERT INTO usage_periods (org_id, period, slot, received_messages, received_recipients, storage_peak_bytes)
+             SELECT $1, p, ${SLOT}, $2, $3, total.storage_bytes FROM total, unnest(ARRAY[${MONTH}, ${DAY}]) p
+             ON CONFLICT (org_id, period, slot) DO UPDATE
+               SET received_messages = usage_periods.received_messages + EXCLUDED.received_messages,
+                   received_recipients = usage_periods.received_recipients + EXCLUDED.received_recipients,
+                   storage_peak_bytes = greatest(usage_periods.storage_peak_bytes, EXCLUDED.storage_peak_bytes)
+             RETURNING period, sent_recipients + received_recipients AS total)
+           SELECT $1::text AS org_id, (SELECT plan_tier FROM orgs WHERE id = $1) AS plan_tier, total.storage_bytes::bigint AS storage_bytes,
+                  ((SELECT total FROM per WHERE length(period) = 7)
+                    + coalesce((SELECT sum(sent_recipients + received_recipients) FROM usage_periods
+                                 WHERE org_id = $1 AND period = ${MONTH} AND slot <> ${SLOT}), 0))::bigint AS month_total
+             FROM total`,
+    values: [r.org_id, r.messages, r.copies, r.bytes],
+  };
 }
 
 /** Stored bytes given back (messages deleted). */
