@@ -20,7 +20,7 @@ const at = { org_id: tenant.orgId, inbox_id: inbox.id };
 // Messages 1 (oldest) to PER_INBOX of the inbox, each stored beside one of the other inbox, so the
 // inbox has every other seq. Its words: alpha in every message, bravo in one of 20, charlie in one
 // of 100, delta only in the oldest 3,000, echo only among the 2,000th to 6,000th newest, foxtrot in
-// one of 3 of the older half.
+// one of 3 of the older half, golf in one of 1,000.
 const PER_INBOX = 12_000;
 assert.ok(PER_INBOX > SEARCH_RECENCY_SPANS[1]!, 'the inbox spans more than two recency spans');
 await db.query(
@@ -32,7 +32,7 @@ await db.query(
        'log@ops.example', '', 'Entry ' || n, now(), '<' || g || '@ops.example>',
        concat_ws(' ', 'alpha', CASE WHEN n % 20 = 0 THEN 'bravo' END, CASE WHEN n % 100 = 0 THEN 'charlie' END,
          CASE WHEN n <= 3000 THEN 'delta' END, CASE WHEN n > $5 - 6000 AND n <= $5 - 2000 THEN 'echo' END,
-         CASE WHEN n <= $5 / 2 AND n % 3 = 0 THEN 'foxtrot' END),
+         CASE WHEN n <= $5 / 2 AND n % 3 = 0 THEN 'foxtrot' END, CASE WHEN n % 1000 = 0 THEN 'golf' END),
        '', 'log@ops.example', 100, 'log@ops.example'
        FROM src ORDER BY g
      RETURNING org_id, inbox_id, seq, id, text)
@@ -60,7 +60,7 @@ async function newestMatches(q: string): Promise<string[]> {
 
 test('a search in a large inbox answers the newest matches whether they fill the newest span, a middle one, or need every span', async () => {
   // Words, and phrases (found by their word pairs): "alpha bravo" wherever bravo is, "alpha echo" only where nothing stands between.
-  for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', '"alpha bravo"', '"alpha echo"']) {
+  for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', '"alpha bravo"', '"alpha echo"']) {
     const found = await searchMessages(db, at, query(word));
     const expected = await newestMatches(word);
     assert.ok(expected.length > 0, word);
