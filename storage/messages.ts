@@ -523,22 +523,23 @@ async function recencyBounds(db: Executor, at: InboxKey): Promise<string[]> {
   return bounds.map(String);
 }
 
-/**
- * The newest SEARCH_RANKED_WINDOW rows of `matches` (a SELECT of message_search s with its
- * conditions), span by span with `bounds` ($19, recencyBounds) as far back as needed: a span is
- * read only while the newer ones hold fewer than the window. Each but the oldest is found through
- * the index with its recency words or marks (recencyCover), so only its own matches are read,
- * all of them: a span holds a few thousand messages more than the ones before it, and a span with
- * an ORDER BY and a LIMIT of its own may be planned as a walk back from the inbox's newest message.
- * Its seq bounds are only checked on the rows (`+ 0`): the cover already narrows the index scan,
- * and a second bitmap of the inbox's key over the span costs more than it saves.
- */
 // A span's cover in the index its search is narrowed by (TEXT_FILTERS): a phrase with word pairs
 // by the pairs index, anything else by the words index.
 const recencyCover = (above: string, upto: string) =>
   `CASE WHEN phrase_word_pairs($16) IS NULL THEN s.search @@ search_recency_cover(${above}, ${upto})
         ELSE s.pairs && search_recency_pair_cover(${above}, ${upto}) END`;
 
+/**
+ * The newest SEARCH_RANKED_WINDOW rows of `matches` (a SELECT of message_search s with its
+ * conditions), span by span with `bounds` ($19, recencyBounds) as far back as needed: a span is
+ * read only while the newer ones hold fewer than the window. Each but the oldest is found through
+ * the index with its recency words or marks (recencyCover), so only its own matches are read.
+ * Past the newest, a span's matches are read whole: it holds a few thousand messages more than
+ * the ones before it, and one with an ORDER BY and a LIMIT of its own may be planned as a walk
+ * back from the inbox's newest message. Their seq bounds are only checked on the rows (`+ 0`):
+ * the cover already narrows the index scan, and a second bitmap of the inbox's key over the span
+ * costs more than it saves.
+ */
 function newestMatches(matches: string, bounds: number): string {
   const newest = (sql: string, seq: string) => `${sql} ORDER BY ${seq} DESC LIMIT ${SEARCH_RANKED_WINDOW}`;
   if (bounds === 0) return newest(matches, 's.seq');

@@ -15,8 +15,15 @@ const svc = await startTestService({ roles: ['api'], env: { SMTP_URL: relay.url 
 const tenant = await createTenant(svc, { plan: 'enterprise' });
 const deps = { db: svc.services.db, queue: svc.services.queue, config: svc.config, log: svc.services.log };
 
-async function deliveryLocksHeld(): Promise<number> {
-  const { rows } = await svc.services.db.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`);
+/** Sessions holding this review's delivery lock (a bigint advisory key: its high half in classid, its low half in objid). */
+async function deliveryLocksHeld(reviewId: string): Promise<number> {
+  const { rows } = await svc.services.db.query(
+    `WITH k AS (SELECT hashtextextended('review-delivery ' || $1, 0) AS key)
+     SELECT count(*)::int AS n FROM pg_locks, k
+      WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND classid::bigint = (k.key >> 32) & 4294967295 AND objid::bigint = k.key & 4294967295`,
+    [reviewId],
+  );
   return rows[0].n;
 }
 
@@ -30,6 +37,7 @@ test('a second worker on a review being delivered sends nothing; one after it fi
 
   const first = deliverReview(deps, job);
   await relay.held;
+  assert.equal(await deliveryLocksHeld(job.review_id), 1, 'the first worker holds the lock');
   await assert.rejects(deliverReview(deps, job), /being delivered by another worker/);
   relay.release();
   await first;
@@ -37,5 +45,5 @@ test('a second worker on a review being delivered sends nothing; one after it fi
 
   await deliverReview(deps, job);
   assert.deepEqual(relay.received.map((m) => m.mail.subject), ['Once'], 'handed to the relay once');
-  assert.equal(await deliveryLocksHeld(), 0);
+  assert.equal(await deliveryLocksHeld(job.review_id), 0);
 });
