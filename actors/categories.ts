@@ -16,7 +16,7 @@ import {
   type Outcome,
 } from '../machines/category.ts';
 import { Problem, badRequest, notFound, type FieldError } from '../machines/problems.ts';
-import { RISK_DIAL_FIELDS, type RiskDial } from '../machines/policy/risk-dial.ts';
+import { RISK_DIAL_FIELDS, effectiveRiskDial, type RiskDial } from '../machines/policy/risk-dial.ts';
 import type { Queue } from '../service/queue.ts';
 import { withTransaction, type Executor, type Pool } from '../storage/db.ts';
 import { findAgentInOrg } from '../storage/agents.ts';
@@ -57,8 +57,12 @@ export async function categoryDial(db: Executor, c: Pick<CategoryRow, 'org_id' |
   return withCategoryRisk(dial, c);
 }
 
-/** `account` with the category's own values over it. */
-export function withCategoryRisk(account: RiskDial, c: Pick<CategoryRow, 'risk'>): RiskDial {
+/** categoryDial from the account's dial as stored (null when never set), read with the category. */
+export function categoryDialFromStored(stored: Record<string, unknown> | null, c: Pick<CategoryRow, 'risk'>): RiskDial {
+  return withCategoryRisk(effectiveRiskDial(stored), c);
+}
+
+function withCategoryRisk(account: RiskDial, c: Pick<CategoryRow, 'risk'>): RiskDial {
   const out = { ...account } as Record<string, unknown>;
   for (const f of CATEGORY_RISK_FIELDS) if (c.risk?.[f] != null) out[f] = c.risk[f];
   return out as RiskDial;

@@ -24,8 +24,7 @@ import { senderHealthVerdictCounts } from '../storage/delivery-reports.ts';
 import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
 import { rungOf } from '../machines/category.ts';
 import { categoryVisible, findCategoryWithAccountDial, firstContacts, takeAutoSend } from '../storage/categories.ts';
-import { effectiveRiskDial } from '../machines/policy/risk-dial.ts';
-import { withCategoryRisk } from './categories.ts';
+import { categoryDialFromStored } from './categories.ts';
 import {
   findInboxWithSendChecks,
   insertReviewAttachments,
@@ -311,7 +310,7 @@ async function decideRelease(
   if (!category) return { release: false, reason: 'review_policy', rung: null };
   const rung = rungOf(category.state);
   if (rung === 'supervised') return { release: false, reason: 'category_supervised', rung };
-  const dial = withCategoryRisk(effectiveRiskDial(category.account_dial), category);
+  const dial = categoryDialFromStored(category.account_dial, category);
   const recipients = [...p.to, ...p.cc].map((r) => r.email);
   const first = dial.first_contact_gate ? await firstContacts(tx, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id }, recipients) : [];
   const gate = autoSendGate({ rung, dial, first_contacts: first, confidence: statedConfidence(p.intent), review_id: reviewId });

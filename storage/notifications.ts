@@ -1,6 +1,6 @@
 // Review notifications: members' preferences, the notifications sent, one-time decision links,
 // the channel of each human decision, and a project's chat-ops channel.
-import { writeBeforeCommit, type Executor } from './db.ts';
+import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 import { newId } from './ids.ts';
 
 export type NotifyMode = 'instant' | 'digest' | 'off';
@@ -86,7 +86,7 @@ const NOTIFICATION_COLUMNS = 'org_id, project_id, id, review_id, revision, user_
 type NewNotification = Omit<NotificationRow, 'status' | 'route' | 'created_at' | 'sent_at'> & { dedupe_key: string };
 
 /** A notification's insert, once per job key (a second is nothing). */
-function notificationInsert(n: NewNotification, returning: string): { name: string; text: string; values: unknown[] } {
+function notificationInsert(n: NewNotification, returning: string): PreparedStatement {
   return {
     name: `notifications-insert${returning ? '-returning' : ''}`,
     text: `INSERT INTO review_notifications (org_id, project_id, id, review_id, revision, user_id, email, reason, dedupe_key, delivery)
