@@ -82,14 +82,24 @@ export async function listInboxes(
   return rows;
 }
 
-/** Inboxes by address, across every tenant: the SMTP server's recipient lookup. */
 /** An inbox row read as JSON (`to_jsonb(i)`), its time a Date as pg gives it. */
 export function inboxFromJson(json: Omit<InboxRow, 'created_at'> & { created_at: string }): InboxRow {
   return { ...json, created_at: new Date(json.created_at) };
 }
 
+/**
+ * Inboxes by address, across every tenant: the SMTP server's recipient lookup, run for every
+ * message received, so prepared once per connection. Its columns are named: a prepared `*` would
+ * fail once a migration adds a column while this process runs.
+ */
 export async function findInboxesByAddress(db: Executor, addresses: string[]): Promise<InboxRow[]> {
-  const { rows } = await db.query<InboxRow>('SELECT * FROM inboxes WHERE address = ANY($1::text[])', [addresses.map((a) => a.toLowerCase())]);
+  const { rows } = await db.query<InboxRow>({
+    name: 'inboxes-by-address',
+    text: `SELECT org_id, project_id, id, agent_id, address, domain, display_name, review_policy, recipient_limit_24h, webhook_url,
+                  created_by, enrollment_token_id, status, created_at
+             FROM inboxes WHERE address = ANY($1::text[])`,
+    values: [addresses.map((a) => a.toLowerCase())],
+  });
   return rows;
 }
 

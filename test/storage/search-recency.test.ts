@@ -132,6 +132,23 @@ test('a stored message carries its recency words', async () => {
   assert.deepEqual(found.map((m) => m.subject), ['Fresh']);
 });
 
+test('a message\'s recency words and marks are one per scale, and are computed inside the statement storing it', async () => {
+  for (const seq of ['0', '255', '256', '70000', '123456789', String(2n ** 33n + 5n), String(2n ** 40n + 3n)]) {
+    const { rows: [r] } = await db.query(
+      `SELECT search_recency_words($1::bigint) = array_to_tsvector(ARRAY(SELECT '~' || s || '.' || ($1::bigint >> s) FROM unnest(search_recency_scales()) s)) AS words,
+              search_recency_marks($1::bigint) = ARRAY(SELECT search_recency_mark(x.k - 1, $1::bigint >> x.s)
+                                                         FROM unnest(search_recency_scales()) WITH ORDINALITY AS x(s, k) ORDER BY x.k) AS marks`,
+      [seq],
+    );
+    assert.deepEqual(r, { words: true, marks: true }, `seq ${seq}`);
+  }
+  // Inlined, they are planned with the statement, not once more each time it runs.
+  const { rows } = await db.query(`EXPLAIN VERBOSE SELECT search_recency_words(g), search_recency_marks(g) FROM generate_series(1::bigint, 3) g`);
+  const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+  assert.match(plan, /array_to_tsvector/);
+  assert.doesNotMatch(plan, /search_recency_(words|marks)/);
+});
+
 test('messages stored before the recency words are searched as before once migrated, without being rewritten', async () => {
   // As the database stood before 0035: vectors without recency words, neither function, no mark.
   await db.query(`UPDATE message_search SET search = ts_delete(search, ARRAY(SELECT w FROM unnest(tsvector_to_array(search)) w WHERE w LIKE '~%')),
