@@ -29,6 +29,10 @@ import { createLogger, type Logger } from '../service/logger.ts';
 import { startMetricsServer } from '../service/metrics-server.ts';
 import { openJobQueue, startWorkers } from './workers.ts';
 
+// Connections of a process's workers, apart from its API's 20: the review deliveries in flight
+// (actors/workers/review-delivery.ts) and room for the other queues' jobs beside them.
+const WORKER_POOL_SIZE = 20;
+
 export const ROLES = ['api', 'smtp', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -153,7 +157,11 @@ export async function startService(
 
     if (roles.has('worker')) {
       logOutboundRoute(config.smtpUrl, log.child({ component: 'outbound' }));
-      undo.push(await startWorkers({ db, queue, config, log: log.child({ component: 'worker' }) }, listener));
+      // The workers' own connections: a delivery holds one through its whole relay conversation,
+      // and a backlog of deliveries must not leave the API waiting for the pool.
+      const workerDb = createPool(url, log, WORKER_POOL_SIZE, 'agent-inbox-worker');
+      undo.push(() => endPool(workerDb).catch(() => {}));
+      undo.push(await startWorkers({ db: workerDb, queue, config, log: log.child({ component: 'worker' }) }, listener));
     }
 
     let smtpPort: number | null = null;

@@ -17,8 +17,10 @@ import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.t
 const MONTH = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
 const DAY = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 // The slot a session adds to: the same for its whole life, so its transactions never wait on each
-// other, and a transaction touching two orgs still locks them in org order.
-const SLOT = `(pg_backend_pid() % 8)::smallint`;
+// other, and a transaction touching two orgs still locks them in org order. Sixty-four, because
+// a process holds some 45 sessions (API, workers, queue): with eight, sessions shared slots and a
+// delivery's metering waited on another's commit.
+const SLOT = `(pg_backend_pid() % 64)::smallint`;
 
 /** The figures a send's caps are checked against, read after its reservation was taken. */
 export type SendUsage = {

@@ -8,12 +8,13 @@ import type { Worker } from './worker.ts';
 
 export const reviewDeliveryWorker: Worker<ReviewJob> = {
   ...JOBS.reviewDelivery,
-  // Eight deliveries at once, each holding one database connection and one relay session (as many
-  // as the relay sessions kept idle); under load a fetch and a completion serve four jobs. Four
-  // fetched at a time measured 10 to 15% more auto-sends a second than two, from a third less of
-  // the queue's PostgreSQL CPU; more pollers, each fetching two, measured no faster on two cores.
+  // Sixteen deliveries at once, each holding one connection of the workers' pool (roles/start.ts)
+  // and one relay session (as many as the relay sessions kept idle); under load a fetch and a
+  // completion serve eight jobs. Eight fetched at a time delivered more auto-sends a second than
+  // four: a delivery spends most of its time waiting on the relay and PostgreSQL. More pollers,
+  // each fetching two, measured no faster on two cores.
   concurrency: 2,
-  batchSize: 4,
+  batchSize: 8,
   // A burst of auto-sends leaves thousands of deliveries queued: each fetch takes the oldest.
   fetchInOrder: true,
   perform: (job, deps) => deliverReview(deps, job),
