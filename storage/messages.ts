@@ -153,9 +153,10 @@ const INSERT_MESSAGE = `
   att AS (
     INSERT INTO attachments (org_id, project_id, inbox_id, message_id, id, part_index, filename, content_type, size,
                              content_id, inline, content)
-    SELECT $1, $2, $3, $4, a.id, a.part_index, a.filename, a.content_type, a.size, a.content_id, a.inline, a.content
-      FROM unnest($33::text[], $34::int[], $35::text[], $36::text[], $37::int[], $38::text[], $39::bool[], $40::bytea[])
-        AS a(id, part_index, filename, content_type, size, content_id, inline, content)),
+    SELECT $1, $2, $3, $4, a.id, a.part_index, a.filename, a.content_type, a.size, a.content_id, a.inline,
+           substring($40::bytea FROM a.start + 1 FOR a.length)
+      FROM unnest($33::text[], $34::int[], $35::text[], $36::text[], $37::int[], $38::text[], $39::bool[], $55::int[], $56::int[])
+        AS a(id, part_index, filename, content_type, size, content_id, inline, start, length)),
   keys AS (
     INSERT INTO thread_keys (org_id, project_id, inbox_id, message_key, thread_id)
     SELECT DISTINCT $1, $2, $3, k, msg.thread_id FROM unnest($41::text[]) k, msg
@@ -208,6 +209,15 @@ export async function insertMessage(
   event: MessageEventDraft | null,
 ): Promise<{ seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] }> {
   const a = m.attachments;
+  // The attachments' bytes go as one binary parameter, each cut out by its offset: an array of
+  // bytea travels as hexadecimal text, twice the bytes, which PostgreSQL then parses (a fifth of
+  // its time storing a message with a 200 KB attachment).
+  const starts: number[] = [];
+  let offset = 0;
+  for (const x of a) {
+    starts.push(offset);
+    offset += x.content.length;
+  }
   type Row = { seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] };
   const { rows } = await tx.query<Row>({
     name: 'mailbox-insert-message',
@@ -221,12 +231,13 @@ export async function insertMessage(
       m.search_addresses, m.size,
       m.parse_error, m.envelope_from, m.review_id, m.raw, place.participants,
       a.map((x) => x.id), a.map((x) => x.part_index), a.map((x) => x.filename), a.map((x) => x.content_type),
-      a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), a.map((x) => x.content),
+      a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), Buffer.concat(a.map((x) => x.content)),
       place.keys, place.subject, place.lookup,
       place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
       place.normalized_subject,
       event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false,
-      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening), m.auto_submitted ?? null],
+      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening), m.auto_submitted ?? null,
+      starts, a.map((x) => x.content.length)],
   });
   const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
   if (stored) await notifyEventOnCommit(tx, stored);

@@ -1,5 +1,6 @@
 // Real mail over loopback SMTP to the running service, read back over HTTP.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from '../../testkit/test.ts';
@@ -141,6 +142,33 @@ test('nested multipart with attachments and inline images lists and serves every
   const missing = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/${message.id}/attachments/att_nope`, agentKey);
   assert.equal(missing.status, 404);
   assert.equal(missing.body.code, 'not_found');
+});
+
+test('every attachment of a message is stored with exactly its own bytes: binary, empty, large and small side by side', async () => {
+  const inbox = await newInbox();
+  const parts = {
+    'every-byte.bin': Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256)),
+    'empty.bin': Buffer.alloc(0),
+    'large.bin': crypto.randomBytes(300_000),
+    'one.bin': Buffer.from([0]),
+    'small.bin': crypto.randomBytes(17),
+  };
+  await sendMail(svc, {
+    from: 'files@acme.example',
+    to: inbox.address,
+    subject: 'Files',
+    text: 'Five files.',
+    attachments: Object.entries(parts).map(([filename, content]) => ({ filename, content, contentType: 'application/octet-stream' })),
+  });
+  const { message } = await onlyMessage(inbox.id);
+  const list = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/${message.id}/attachments`, agentKey);
+  assert.deepEqual(list.body.data.map((a: any) => a.filename).sort(), Object.keys(parts).sort());
+  for (const a of list.body.data) {
+    const res = await fetch(`${svc.url}/v1/inboxes/${inbox.id}/messages/${message.id}/attachments/${a.id}`, { headers: { authorization: `Bearer ${agentKey}` } });
+    const expected = parts[a.filename as keyof typeof parts];
+    assert.equal(a.size, expected.length, a.filename);
+    assert.ok(Buffer.from(await res.arrayBuffer()).equals(expected), `${a.filename}: its own bytes`);
+  }
 });
 
 test('a fixture with multipart/related inside multipart/mixed keeps the html, the inline image and the pdf', async () => {
