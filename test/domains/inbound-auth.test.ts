@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { test } from '../../testkit/test.ts';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { webhookBody } from '../../actors/present/events.ts';
+import { verifiedPart } from '../../mail/inbound/authentication.ts';
 import { signDkim } from '../../mail/outbound/dkim.ts';
 import { eventIdsFor } from '../../storage/opaque-ids.ts';
 import { startTestDns } from '../../testkit/dns.ts';
@@ -74,6 +75,33 @@ test('a header changed after signing fails DKIM; with MAIL FROM elsewhere DMARC 
   assert.deepEqual(m.screening, { risk: 'high', reasons: ['dmarc_fail'] });
 });
 
+test('a body changed after signing fails DKIM: a signed message is verified whole', async () => {
+  const text = `${'A long report line that the signature covers.\n'.repeat(4000)}The total is 100.`;
+  const signed = await signDkim(await compose('alice@signed.example', 'tampered body', text), { domainName: 'signed.example', keySelector: 'sel', privateKey: pem });
+  const tampered = Buffer.from(signed.toString('latin1').replace('The total is 100.', 'The total is 900.'), 'latin1');
+  assert.notDeepEqual(tampered, signed);
+  // MAIL FROM elsewhere: only the signature could pass DMARC. Its body hash does not verify
+  // (mailauth says `neutral`), so DMARC fails.
+  const m = await receive(tampered, 'bounce@elsewhere.example', 'tampered body');
+  assert.deepEqual(results(m.authentication), { spf: 'none', dkim: 'neutral', dmarc: 'fail' });
+  assert.equal(m.authentication.authenticated, false);
+});
+
+test('verification reads the header section alone only when no DKIM or ARC header is there', () => {
+  const head = 'From: a@b.example\r\nSubject: hi\r\n\r\n';
+  const body = 'body text\r\n\r\nmore\r\n';
+  assert.equal(verifiedPart(Buffer.from(head + body)).toString(), head);
+  assert.equal(verifiedPart(Buffer.from('From: a@b.example\nSubject: hi\n\nbody\n')).toString(), 'From: a@b.example\nSubject: hi\n\n');
+  for (const signature of ['DKIM-Signature: v=1; d=b.example', 'dkim-signature :\r\n v=1', 'ARC-Seal: i=1', 'ARC-Message-Signature: i=1', 'ARC-Authentication-Results: i=1']) {
+    const raw = Buffer.from(`Received: x\r\n${signature}\r\n${head}${body}`);
+    assert.equal(verifiedPart(raw), raw, signature);
+  }
+  const headersOnly = Buffer.from('From: a@b.example\r\nSubject: hi\r\n');
+  assert.equal(verifiedPart(headersOnly), headersOnly);
+  // A signature header named only inside the body does not count.
+  assert.equal(verifiedPart(Buffer.from(`${head}DKIM-Signature: quoted\r\n`)).toString(), head);
+});
+
 test('a spoofed From domain fails DMARC; a client address SPF refuses fails SPF', async () => {
   const spoofed = await receive(await compose('Bank <security@bank.example>', 'spoofed from'), 'attacker@elsewhere.example', 'spoofed from');
   assert.deepEqual(results(spoofed.authentication), { spf: 'none', dkim: 'none', dmarc: 'fail' });
@@ -91,7 +119,7 @@ test('search and wait filter on authenticated', async () => {
   assert.equal(yes.status, 200, yes.text);
   assert.deepEqual(yes.body.data.map((m: any) => m.subject), ['signed and sealed']);
   const no = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/search?authenticated=false`, agentKey);
-  assert.deepEqual(no.body.data.map((m: any) => m.subject).sort(), ['spf refused', 'spoofed from', 'tampered subject']);
+  assert.deepEqual(no.body.data.map((m: any) => m.subject).sort(), ['spf refused', 'spoofed from', 'tampered body', 'tampered subject']);
   const ranked = await svc.api.get(`/v1/inboxes/${inbox.id}/messages/search?authenticated=false&q=subject`, agentKey);
   assert.deepEqual(ranked.body.data.map((m: any) => m.subject), ['tampered subject'], 'with q too');
 
