@@ -9,12 +9,12 @@ import type { Worker } from './worker.ts';
 export const reviewDeliveryWorker: Worker<ReviewJob> = {
   ...JOBS.reviewDelivery,
   // Sixteen deliveries at once, each holding one connection of the workers' pool (roles/start.ts)
-  // and one relay session (as many as the relay sessions kept idle); under load a fetch and a
-  // completion serve eight jobs. Eight fetched at a time delivered more auto-sends a second than
-  // four: a delivery spends most of its time waiting on the relay and PostgreSQL. More pollers,
-  // each fetching two, measured no faster on two cores.
-  concurrency: 2,
-  batchSize: 8,
+  // and one relay session (as many as the relay sessions kept idle). A poller fetches again only
+  // once every job of its last fetch is done, so four pollers of four rather than two of eight:
+  // the same auto-sends a second in a burst (paired runs within the machine's noise), and twice
+  // as many deliveries at once when sends arrive one by one and are fetched alone.
+  concurrency: 4,
+  batchSize: 4,
   // A burst of auto-sends leaves thousands of deliveries queued: each fetch takes the oldest.
   fetchInOrder: true,
   perform: (job, deps) => deliverReview(deps, job),

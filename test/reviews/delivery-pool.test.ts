@@ -30,8 +30,8 @@ test('deliveries held by a stalled relay hold none of the API\'s connections, an
     assert.equal(sent.status, 202, sent.text);
     ids.push(sent.body.review_id);
   }
-  // Each of the two pollers holds what it fetched until its whole fetch is done: sent one by one,
-  // the first two wait at the relay and the rest wait in the queue.
+  // A poller holds what it fetched until its whole fetch is done: sent one by one, the first few
+  // wait at the relay, one per poller or so, and the rest wait in the queue.
   await until(() => relay.received.length >= 2, 'deliveries to reach the relay');
   const held = relay.received.length;
 
