@@ -139,11 +139,12 @@ async function meter(tx: pg.PoolClient, prepared: Prepared[], stored: StoredMess
       orgsOfMessage.add(org);
     }
   });
-  if (byOrg.size === 0) return;
+  const orgs = [...byOrg.values()];
+  if (orgs.length === 0) return;
   // Only an org receiving a copy can be refused; without one (a sender's SENT copy alone) the
   // counts go with the transaction's next statement.
-  if (!plans || [...byOrg.values()].every((r) => r.copies === 0)) return countReceivedAhead(tx, [...byOrg.values()]);
-  const after = await countReceived(tx, [...byOrg.values()]);
+  if (!plans || orgs.every((r) => r.copies === 0)) return countReceivedAhead(tx, orgs);
+  const after = await countReceived(tx, orgs);
   for (const a of after) {
     const plan = planOf(a.plan_tier, plans);
     const { inbox, copies } = byOrg.get(a.org_id)!;

@@ -70,6 +70,7 @@ const TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTim
 // greeting (relays pause it on purpose, smtp-server by 100 ms, postfix's postscreen by seconds)
 // and EHLO, which would otherwise be most of the time from a human's approval to the relay.
 const IDLE_MS = 30_000;
+// As many as review deliveries run at once in a process (actors/workers/review-delivery.ts).
 const MAX_IDLE = 16;
 
 type Session = { conn: SMTPConnection; alive: boolean; idle: NodeJS.Timeout | null };
