@@ -4,12 +4,13 @@
 // transaction, QUIT), as many MTAs deliver.
 // A lean client (PIPELINING: MAIL, RCPT and DATA in one write, then the body) keeps the
 // sender's CPU small, since it shares this 2-core machine with the server it measures.
-// Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU).
+// Prints one JSON line: {sent, failed, seconds, rate, firstError, loadMs} (loadMs: this process's CPU);
+// with `progress`, a line {progress: sent} before it each time that many more were sent.
 import net from 'node:net';
 import { smtpReplies } from '../testkit/smtp-replies.ts';
 import { bodyOf } from './_mail-bodies.ts';
 
-type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string; reuse: boolean };
+type Args = { port: number; to: string[]; bytes: number; count: number; concurrency: number; tag: string; reuse: boolean; progress?: number };
 
 /** One SMTP connection; `send` resolves with the reply to the end of DATA. */
 async function connect(port: number) {
@@ -70,6 +71,7 @@ async function main(args: Args): Promise<void> {
           conn ??= await connect(args.port);
           await conn.send('load@sender.example', to, template(n, to));
           sent++;
+          if (args.progress && sent % args.progress === 0) console.log(JSON.stringify({ progress: sent }));
           if (!args.reuse) await conn.close();
         } catch (err) {
           failed++;

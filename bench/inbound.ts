@@ -1,11 +1,14 @@
-// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--no-maildev] [--auth on|off]`
+// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--soak N] [--no-maildev] [--auth on|off]`
 //
 // Receiving, measured end to end on this machine:
 //  1. messages stored per second over SMTP, 8 senders at once: 10 KB and 200 KB messages over
 //     connections reused, and 10 KB with a connection of its own for each message; the same loads
 //     against MailDev 3 (installed into .bench/maildev on first use), each printed beside ours
 //     with the ratio;
-//  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99).
+//  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
+//  3. with `--soak N`, last: N more 10 KB messages stored one after another (1,000,000 for the
+//     issue's figure), with the service's RSS and the rate in each tenth of them: the RSS of the
+//     last tenth against the first says whether memory stays flat as the store grows.
 // Search latency has its own bench (search.ts).
 // Inbound verification (SPF, DKIM, DMARC, ARC) is on unless `--auth off`; its lookups go to a DNS
 // server on loopback that publishes SPF and DMARC for the load's sender domain.
@@ -53,6 +56,7 @@ export async function run(argv: string[]): Promise<void> {
       large: { type: 'string', default: '800' },
       'per-message': { type: 'string', default: '1500' },
       waits: { type: 'string', default: '300' },
+      soak: { type: 'string', default: '0' },
       'no-maildev': { type: 'boolean', default: false },
       auth: { type: 'string', default: 'on' },
     },
@@ -127,6 +131,15 @@ export async function run(argv: string[]): Promise<void> {
     console.log(`wait-for-email, end of DATA to HTTP answer (${wait.answer.length} waits)`);
     console.log(`  p50 ${pct(wait.answer, 50).toFixed(1)} ms, p99 ${pct(wait.answer, 99).toFixed(1)} ms   target p50 < 15 ms`);
     console.log(`  (end of DATA to 250: p50 ${pct(wait.stored, 50).toFixed(1)} ms, p99 ${pct(wait.stored, 99).toFixed(1)} ms)`);
+    if (n('soak') > 0) {
+      const tenths = await soak(service.smtpPort!, to, n('soak'));
+      console.log(`soak: ${n('soak')} more 10 KB messages, ${CONCURRENCY} senders, connections reused; the service's RSS sampled every second`);
+      console.log('  tenth   stored   msg/s   RSS peak');
+      tenths.forEach((t, i) => console.log(`  ${String(i + 1).padStart(5)} ${String(t.stored).padStart(8)} ${t.rate.toFixed(0).padStart(7)} ${(t.rssPeak / 1e6).toFixed(0).padStart(7)} MB`));
+      const [first, last] = [tenths[0]!, tenths.at(-1)!];
+      console.log(`  RSS peak, last tenth / first tenth: ${(last.rssPeak / first.rssPeak).toFixed(2)}x   target: flat`);
+      console.log(`  rate, last tenth / first tenth: ${(last.rate / first.rate).toFixed(2)}x`);
+    }
   } finally {
     maildev?.kill('SIGTERM');
     await service.stop();
@@ -223,14 +236,59 @@ async function throughput(
   };
 }
 
-function load(port: number, to: string[], bytes: number, count: number, tag: string, reuse = true): Promise<LoadResult> {
-  const args = JSON.stringify({ port, to, bytes, count, concurrency: CONCURRENCY, tag: `${tag}${randomToken(6)}`, reuse });
+/** A load generator's run; `progress` (every `every` messages sent) gets the count sent so far. */
+function load(
+  port: number,
+  to: string[],
+  bytes: number,
+  count: number,
+  tag: string,
+  reuse = true,
+  progress?: { every: number; sent(n: number): void },
+): Promise<LoadResult> {
+  const args = JSON.stringify({ port, to, bytes, count, concurrency: CONCURRENCY, tag: `${tag}${randomToken(6)}`, reuse, progress: progress?.every });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, '_smtp-load.ts'), args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load generator exited ${code}`))));
+    let result: LoadResult | null = null;
+    child.stdout.on('data', (d) => {
+      out += d;
+      for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
+        const line = JSON.parse(out.slice(0, end));
+        out = out.slice(end + 1);
+        if ('progress' in line) progress?.sent(line.progress);
+        else result = line;
+      }
+    });
+    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`load generator exited ${code}`))));
   });
+}
+
+// ---- 3. soak
+
+type Tenth = { stored: number; rate: number; rssPeak: number };
+
+/** `count` 10 KB messages over reused connections; for each tenth of them, the rate and this process's (the service's) peak RSS. */
+async function soak(port: number, to: string[], count: number): Promise<Tenth[]> {
+  const tenths: Tenth[] = [];
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
+  const timer = setInterval(sample, 1000);
+  let since = performance.now();
+  let before = 0;
+  try {
+    const mark = (n: number) => {
+      sample();
+      const now = performance.now();
+      tenths.push({ stored: n, rate: (n - before) / ((now - since) / 1000), rssPeak: peak });
+      [since, before, peak] = [now, n, 0];
+    };
+    const { sent } = await load(port, to, 10 * 1024, count, 'k', true, { every: Math.ceil(count / 10), sent: mark });
+    if (sent > before) mark(sent);
+  } finally {
+    clearInterval(timer);
+  }
+  return tenths;
 }
 
 async function startMaildev(): Promise<{ child: ChildProcess; port: number }> {
