@@ -1,10 +1,12 @@
-// Runs the registered workers on pg-boss, and answers job wake-ups at once instead of at the next poll.
+// Runs the registered workers on pg-boss (a worker with `inFlight` on ./job-runner.ts), and answers
+// job wake-ups at once instead of at the next poll.
 import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
 import type { Worker, WorkerDeps } from '../actors/workers/worker.ts';
 import { withSessionLock, type Pool } from '../storage/db.ts';
 import type { Listener } from '../service/listener.ts';
 import { observeJob } from '../service/metrics.ts';
+import { runJobs, type JobRunner } from './job-runner.ts';
 import type { Logger } from '../service/logger.ts';
 import { JOB_WAKE_CHANNEL, startQueue, type Queue } from '../service/queue.ts';
 
@@ -67,9 +69,16 @@ async function createMissingQueues(queue: Queue, workers: readonly Worker<any>[]
   }
 }
 
-export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => void> {
+// How often an idle poller looks for jobs that came without a wake-up (a retry falling due).
+const POLLING_INTERVAL_MS = 500;
+// How long stopping waits for jobs of a job runner still running (as the queue's own stop does).
+const STOP_TIMEOUT_MS = 5_000;
+
+/** Starts the workers; answers the function stopping them (a job runner's jobs get STOP_TIMEOUT_MS to end). */
+export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => Promise<void>> {
   const { boss } = deps.queue;
   const ids = new Map<string, string[]>();
+  const runners = new Map<string, JobRunner>();
   for (const w of workers) {
     if (w.cron) await boss.schedule(w.name, w.cron, {});
     const log = deps.log.child({ worker: w.name });
@@ -102,15 +111,24 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener, workers
         boss.notifyWorker(self());
       }
     };
+    if (w.inFlight) {
+      runners.set(w.name, runJobs(boss, w.name, { inFlight: w.inFlight, batchSize: w.batchSize ?? 1, pollingIntervalMs: POLLING_INTERVAL_MS }, performOne, log));
+      continue;
+    }
     const list: string[] = [];
     for (let i = 0; i < (w.concurrency ?? 1); i++) {
       let id = '';
-      id = await boss.work<object>(w.name, { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: 0.5 }, handlerOf(() => id));
+      id = await boss.work<object>(w.name, { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: POLLING_INTERVAL_MS / 1000 }, handlerOf(() => id));
       list.push(id);
     }
     ids.set(w.name, list);
   }
-  return listener.on(JOB_WAKE_CHANNEL, (name) => {
+  const unlisten = listener.on(JOB_WAKE_CHANNEL, (name) => {
+    runners.get(name)?.wake();
     for (const id of ids.get(name) ?? []) boss.notifyWorker(id);
   });
+  return async () => {
+    unlisten();
+    await Promise.all([...runners.values()].map((r) => r.stop(STOP_TIMEOUT_MS)));
+  };
 }

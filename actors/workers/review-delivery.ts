@@ -9,11 +9,9 @@ import type { Worker } from './worker.ts';
 export const reviewDeliveryWorker: Worker<ReviewJob> = {
   ...JOBS.reviewDelivery,
   // Sixteen deliveries at once, each holding one connection of the workers' pool (roles/start.ts)
-  // and one relay session (as many as the relay sessions kept idle). A poller fetches again only
-  // once every job of its last fetch is done, so four pollers of four rather than two of eight:
-  // the same auto-sends a second in a burst (paired runs within the machine's noise), and twice
-  // as many deliveries at once when sends arrive one by one and are fetched alone.
-  concurrency: 4,
+  // and one relay session (as many as the relay sessions kept idle), whether sends come in a burst
+  // or one by one; a burst's backlog is fetched four at a time.
+  inFlight: 16,
   batchSize: 4,
   // A burst of auto-sends leaves thousands of deliveries queued: each fetch takes the oldest.
   fetchInOrder: true,

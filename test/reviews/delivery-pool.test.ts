@@ -1,6 +1,7 @@
 // Review deliveries run on the workers' own connections (roles/start.ts): each holds one through
 // its relay conversation, so a relay that stalls with deliveries in flight must leave the API's
-// pool untouched, and every delivery must finish once the relay answers.
+// pool untouched, and every delivery must finish once the relay answers. Sixteen run at once
+// (actors/workers/review-delivery.ts) even when sends come one by one.
 import assert from 'node:assert/strict';
 import { after, test } from '../../testkit/test.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
@@ -21,7 +22,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
   }
 }
 
-test('deliveries held by a stalled relay hold none of the API\'s connections, and all finish once it answers', async () => {
+test('sixteen sends made one by one are all at a stalled relay at once, hold none of the API\'s connections, and all finish once it answers', async () => {
   const agent = await agentWithInbox(svc, tenant);
   await setPolicy(agent, 'allow_direct');
   const ids: string[] = [];
@@ -30,9 +31,8 @@ test('deliveries held by a stalled relay hold none of the API\'s connections, an
     assert.equal(sent.status, 202, sent.text);
     ids.push(sent.body.review_id);
   }
-  // A poller holds what it fetched until its whole fetch is done: sent one by one, the first few
-  // wait at the relay, one per poller or so, and the rest wait in the queue.
-  await until(() => relay.received.length >= 2, 'deliveries to reach the relay');
+  // Each send is fetched alone as it comes, and none waits for another's delivery to end.
+  await until(() => relay.received.length === SENDS, 'all sixteen deliveries to reach the relay');
   const held = relay.received.length;
 
   const api = svc.services.db;

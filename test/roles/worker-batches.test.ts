@@ -54,7 +54,7 @@ test('a job failing in a fetched batch is retried alone; the others complete onc
     assert.equal(inFlight.most, 4, 'the fetched jobs ran side by side');
     assert.deepEqual((await states()).map((j) => j.state), ['completed', 'completed', 'completed', 'completed']);
   } finally {
-    stop();
+    await stop();
   }
 });
 
@@ -81,6 +81,6 @@ test('a batch whose every job failed is failed whole and each job is retried', a
     }, 'both jobs failed for good', 15_000);
     assert.deepEqual(Object.fromEntries(runs), { x: 2, y: 2 }, 'each job had its try and its one retry');
   } finally {
-    stop();
+    await stop();
   }
 });
