@@ -1,9 +1,12 @@
-// Runs one queue's jobs with up to `inFlight` of them at once, fetching whenever a place is free.
+// Runs one queue's jobs with up to `inFlight` of them at once, fetching whenever places are free.
 // pg-boss's own pollers fetch again only once every job of their last fetch has ended: jobs that
 // arrive one by one are each fetched alone, and then a queue has only as many jobs running as it
 // has pollers, however long each takes (a delivery waits on a remote server). Here a wake-up, a
-// job ending or the polling interval fetches as many jobs as there are free places, up to
-// `batchSize` a fetch, and each job is settled on its own as soon as it ends.
+// job ending or the polling interval fetches jobs for the places free.
+// Behind a backlog (the last fetch was full), it waits until `batchSize` places are free and
+// fetches that many, and the jobs that ended are completed together just before: a fetch and a
+// completion serve `batchSize` jobs, as with pollers. Otherwise a single free place is filled at
+// once and a job that ended is completed at once. A job that failed is failed at once.
 import type PgBoss from 'pg-boss';
 import type { Logger } from '../service/logger.ts';
 
@@ -24,22 +27,24 @@ export function runJobs(
   log: Logger,
 ): JobRunner {
   const active = new Map<string, Promise<void>>();
+  let ended: string[] = [];
+  let backlog = false;
   let stopped = false;
   let fetching = false;
   let again = false;
 
-  const settle = async (job: PgBoss.Job<object>, err: Error | null) => {
-    try {
-      if (err) await boss.fail(name, job.id, err);
-      else await boss.complete(name, job.id);
-    } catch (e) {
-      // Left active, the job expires and is retried by its queue policy, as when a worker dies.
-      log.warn({ err: (e as Error).message, job: job.id }, 'recording a job outcome failed');
-    }
+  const warn = (ids: string[]) => (e: Error) =>
+    // Left active, a job expires and is retried by its queue policy, as when a worker dies.
+    log.warn({ err: e.message, jobs: ids }, 'recording a job outcome failed');
+
+  const completeEnded = async () => {
+    if (ended.length === 0) return;
+    const ids = ended;
+    ended = [];
+    await boss.complete(name, ids).catch(warn(ids));
   };
 
-  const failAll = (ids: string[], reason: string) =>
-    Promise.all(ids.map((id) => boss.fail(name, id, new Error(reason)).catch(() => {})));
+  const failAll = (ids: string[], reason: string) => Promise.all(ids.map((id) => boss.fail(name, id, new Error(reason)).catch(warn([id]))));
 
   const start = (job: PgBoss.Job<object> & { expireInSeconds?: number }) => {
     // As pg-boss's own pollers do: a job still running at its expiry is failed (and retried).
@@ -48,14 +53,19 @@ export function runJobs(
       timer = setTimeout(() => resolve(new Error(`the job ran past its expiry (${job.expireInSeconds} s)`)), (job.expireInSeconds ?? 900) * 1000);
     });
     const run = Promise.race([perform(job), expiry])
-      .then((err) => settle(job, err))
-      .finally(() => {
+      .then(async (err) => {
         clearTimeout(timer);
         active.delete(job.id);
-        pump();
-      });
+        if (err) return void (await boss.fail(name, job.id, err).catch(warn([job.id])));
+        ended.push(job.id);
+        if (!backlog || ended.length >= opts.batchSize || active.size === 0) await completeEnded();
+      })
+      .finally(pump);
     active.set(job.id, run);
   };
+
+  const free = () => opts.inFlight - active.size;
+  const mayFetch = () => !stopped && free() >= (backlog ? Math.min(opts.batchSize, opts.inFlight) : 1);
 
   const pump = (): void => {
     if (fetching) {
@@ -67,8 +77,9 @@ export function runJobs(
       try {
         do {
           again = false;
-          while (!stopped && active.size < opts.inFlight) {
-            const wanted = Math.min(opts.batchSize, opts.inFlight - active.size);
+          while (mayFetch()) {
+            const wanted = Math.min(opts.batchSize, free());
+            void completeEnded();
             const jobs = await boss.fetch<object>(name, { batchSize: wanted });
             // Fetched as the runner stops: failed at once, so their retries run elsewhere.
             if (stopped) {
@@ -76,9 +87,10 @@ export function runJobs(
               break;
             }
             for (const job of jobs) start(job);
-            if (jobs.length < wanted) break;
+            backlog = jobs.length === wanted;
+            if (!backlog) break;
           }
-        } while (again && !stopped && active.size < opts.inFlight);
+        } while (again && mayFetch());
       } catch (err) {
         log.warn({ err: (err as Error).message, queue: name }, 'fetching jobs failed; trying again at the next poll');
       } finally {
@@ -87,7 +99,12 @@ export function runJobs(
     })();
   };
 
-  const poll = setInterval(pump, opts.pollingIntervalMs);
+  const poll = setInterval(() => {
+    void completeEnded();
+    // A backlog that ended while places are filling is seen at the next poll.
+    if (!mayFetch() && free() > 0) backlog = false;
+    pump();
+  }, opts.pollingIntervalMs);
   pump();
 
   return {
@@ -99,6 +116,7 @@ export function runJobs(
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled(active.values()), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
       clearTimeout(timer);
+      await completeEnded();
       await failAll([...active.keys()], 'the worker stopped while the job ran');
     },
   };

@@ -109,6 +109,40 @@ test('a job that fails is retried by its queue policy while the jobs fetched wit
   }
 });
 
+test('behind a backlog, a fetch and a completion each serve a batch of jobs', async () => {
+  const name = 'runner-backlog';
+  await ensureQueues(queue, db, [{ name, perform: async () => {} }]);
+  await withTransaction(db, async (tx) => {
+    for (let i = 0; i < 12; i++) await queue.send(tx, name, { key: `k${String(i).padStart(2, '0')}` });
+  });
+  const calls = { fetch: 0, complete: 0 };
+  const boss = new Proxy(queue.boss, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== 'fetch' && prop !== 'complete') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => {
+        calls[prop]++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const runs: string[] = [];
+  const runner = runJobs(boss, name, { inFlight: 4, batchSize: 4, pollingIntervalMs: 5_000 }, async (job) => {
+    runs.push((job.data as { key: string }).key);
+    await new Promise((r) => setTimeout(r, 50));
+    return null;
+  }, log);
+  try {
+    await waitFor(async () => (await states(name)).every((j) => j.state === 'completed'), 'every job completed', 15_000);
+    assert.equal(runs.length, 12, 'each job ran once');
+    assert.equal(new Set(runs).size, 12);
+    assert.ok(calls.fetch <= 5, `twelve jobs took ${calls.fetch} fetches`);
+    assert.ok(calls.complete <= 4, `twelve jobs took ${calls.complete} completions`);
+  } finally {
+    await runner.stop(100);
+  }
+});
+
 test('stopping waits for the jobs running to end; one still running when the wait is over is failed and retried later', async () => {
   const name = 'runner-stop';
   await ensureQueues(queue, db, [{ name, queue: { retryLimit: 1, retryDelay: 1 }, perform: async () => {} }]);
