@@ -1,29 +1,16 @@
 // A worker with `inFlight` (roles/job-runner.ts) keeps that many jobs running whenever there are
 // that many queued, however they arrive, and settles each job on its own as it ends.
 import assert from 'node:assert/strict';
-import { after, test } from '../../testkit/test.ts';
+import { test } from '../../testkit/test.ts';
 import type { Worker } from '../../actors/workers/worker.ts';
 import { loadConfig } from '../../service/config.ts';
-import { createListener } from '../../service/listener.ts';
-import { createLogger } from '../../service/logger.ts';
-import { startQueue } from '../../service/queue.ts';
 import { runJobs } from '../../roles/job-runner.ts';
 import { ensureQueues, startWorkers } from '../../roles/workers.ts';
-import { createPool, endPool, withTransaction } from '../../storage/db.ts';
-import { createTestDatabase } from '../../testkit/db.ts';
+import { withTransaction } from '../../storage/db.ts';
+import { openTestQueue } from '../../testkit/queue.ts';
 import { waitFor } from '../../testkit/wait.ts';
 
-const database = await createTestDatabase();
-const log = createLogger('silent');
-const db = createPool(database.url, log, 4);
-const queue = await startQueue(database.url, log);
-const listener = createListener(database.url, log);
-after(async () => {
-  await listener.close();
-  await queue.stop();
-  await endPool(db);
-  await database.drop();
-});
+const { db, queue, listener, log } = await openTestQueue();
 
 /** Jobs that run until released, counting how many run at once. */
 function gatedJobs() {

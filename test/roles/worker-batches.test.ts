@@ -1,28 +1,15 @@
 // A poller that fetches several jobs at once performs them side by side and settles each on its
 // own: a failing job is retried by its queue policy while the others of its fetch complete.
 import assert from 'node:assert/strict';
-import { after, test } from '../../testkit/test.ts';
+import { test } from '../../testkit/test.ts';
 import type { Worker } from '../../actors/workers/worker.ts';
 import { loadConfig } from '../../service/config.ts';
-import { createListener } from '../../service/listener.ts';
-import { createLogger } from '../../service/logger.ts';
-import { startQueue } from '../../service/queue.ts';
 import { ensureQueues, startWorkers } from '../../roles/workers.ts';
-import { createPool, endPool, withTransaction } from '../../storage/db.ts';
-import { createTestDatabase } from '../../testkit/db.ts';
+import { withTransaction } from '../../storage/db.ts';
+import { openTestQueue } from '../../testkit/queue.ts';
 import { waitFor } from '../../testkit/wait.ts';
 
-const database = await createTestDatabase();
-const log = createLogger('silent');
-const db = createPool(database.url, log, 4);
-const queue = await startQueue(database.url, log);
-const listener = createListener(database.url, log);
-after(async () => {
-  await listener.close();
-  await queue.stop();
-  await endPool(db);
-  await database.drop();
-});
+const { db, queue, listener, log } = await openTestQueue();
 
 test('a job failing in a fetched batch is retried alone; the others complete once and together', async () => {
   const runs = new Map<string, number>();
