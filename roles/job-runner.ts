@@ -6,7 +6,9 @@
 // Behind a backlog (the last fetch was full), it waits until `batchSize` places are free and
 // fetches that many, and the jobs that ended are completed together just before: a fetch and a
 // completion serve `batchSize` jobs, as with pollers. Otherwise a single free place is filled at
-// once and a job that ended is completed at once. A job that failed is failed at once.
+// once and a job that ended is completed at once. A job that failed is failed at once. (A full
+// fetch of the last free places also counts as a backlog: a job queued just after it may wait for
+// the next poll.)
 import type PgBoss from 'pg-boss';
 import type { Logger } from '../service/logger.ts';
 
@@ -52,7 +54,7 @@ export function runJobs(
     const expiry = new Promise<Error>((resolve) => {
       timer = setTimeout(() => resolve(new Error(`the job ran past its expiry (${job.expireInSeconds} s)`)), (job.expireInSeconds ?? 900) * 1000);
     });
-    const run = Promise.race([perform(job), expiry])
+    const run = Promise.race([perform(job).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))), expiry])
       .then(async (err) => {
         clearTimeout(timer);
         active.delete(job.id);
