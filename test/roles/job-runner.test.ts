@@ -141,7 +141,7 @@ test('stopping waits for the jobs running to end; one still running when the wai
   const runner = runJobs(queue.boss, name, { inFlight: 2, batchSize: 2, pollingIntervalMs: 100 }, async (job) => {
     const { key } = job.data as { key: string };
     started.push(key);
-    await new Promise((r) => setTimeout(r, key === 'quick' ? 300 : 60_000));
+    await new Promise((r) => setTimeout(r, key === 'quick' ? 300 : 4_000));
     return null;
   }, log);
   await waitFor(() => runner.running() === 2, 'both jobs running');
