@@ -21,8 +21,8 @@ export type Worker<T extends object = object> = {
    */
   inFlight?: number;
   /**
-   * Jobs one poller fetches at once (default 1), performed side by side and settled each on its
-   * own: under load a fetch and a completion serve several jobs.
+   * Jobs one poller (or the `inFlight` runner) fetches at once (default 1), performed side by side
+   * and settled each on its own: under load a fetch and a completion serve several jobs.
    */
   batchSize?: number;
   /**
