@@ -1,4 +1,4 @@
-// Runs the registered workers on pg-boss (a worker with `inFlight` on ./job-runner.ts), and answers
+// Runs the registered workers, each queue on a job runner of its own (./job-runner.ts), and answers
 // job wake-ups at once instead of at the next poll.
 import type PgBoss from 'pg-boss';
 import { WORKERS } from '../actors/workers/registry.ts';
@@ -69,15 +69,14 @@ async function createMissingQueues(queue: Queue, workers: readonly Worker<any>[]
   }
 }
 
-// How often an idle poller looks for jobs that came without a wake-up (a retry falling due).
+// How often an idle runner looks for jobs that came without a wake-up (a retry falling due).
 const POLLING_INTERVAL_MS = 500;
-// How long stopping waits for jobs of a job runner still running (as the queue's own stop does).
+// How long stopping waits for jobs still running (as the queue's own stop does).
 const STOP_TIMEOUT_MS = 5_000;
 
-/** Starts the workers; answers the function stopping them (a job runner's jobs get STOP_TIMEOUT_MS to end). */
+/** Starts the workers; answers the function stopping them (their running jobs get STOP_TIMEOUT_MS to end). */
 export async function startWorkers(deps: WorkerDeps, listener: Listener, workers: readonly Worker<any>[] = WORKERS): Promise<() => Promise<void>> {
   const { boss } = deps.queue;
-  const ids = new Map<string, string[]>();
   const runners = new Map<string, JobRunner>();
   for (const w of workers) {
     if (w.cron) await boss.schedule(w.name, w.cron, {});
@@ -95,37 +94,10 @@ export async function startWorkers(deps: WorkerDeps, listener: Listener, workers
         return err as Error;
       }
     };
-    // The jobs of one fetch run side by side. pg-boss settles a batch as one: it completes every
-    // job when the handler resolves and fails every job when it throws. So when only some failed,
-    // those are failed here (a failed job is no longer active, and completing skips it).
-    const handlerOf = (self: () => string) => async (jobs: PgBoss.Job<object>[]) => {
-      if (jobs.length === 0) return;
-      try {
-        const errors = await Promise.all(jobs.map(performOne));
-        const failed = jobs.flatMap((job, i) => (errors[i] ? [{ id: job.id, err: errors[i]! }] : []));
-        if (failed.length === jobs.length) throw failed[0]!.err;
-        for (const f of failed) await boss.fail(w.name, f.id, f.err);
-      } finally {
-        // A poller that found a job looks again at once: a backlog (timers falling due together)
-        // drains at the speed of its jobs, not one job per polling interval.
-        boss.notifyWorker(self());
-      }
-    };
-    if (w.inFlight) {
-      runners.set(w.name, runJobs(boss, w.name, { inFlight: w.inFlight, batchSize: w.batchSize ?? 1, pollingIntervalMs: POLLING_INTERVAL_MS }, performOne, log));
-      continue;
-    }
-    const list: string[] = [];
-    for (let i = 0; i < (w.concurrency ?? 1); i++) {
-      let id = '';
-      id = await boss.work<object>(w.name, { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: POLLING_INTERVAL_MS / 1000 }, handlerOf(() => id));
-      list.push(id);
-    }
-    ids.set(w.name, list);
+    runners.set(w.name, runJobs(boss, w.name, { inFlight: w.inFlight ?? 1, batchSize: w.batchSize ?? 1, pollingIntervalMs: POLLING_INTERVAL_MS }, performOne, log));
   }
   const unlisten = listener.on(JOB_WAKE_CHANNEL, (name) => {
     runners.get(name)?.wake();
-    for (const id of ids.get(name) ?? []) boss.notifyWorker(id);
   });
   return async () => {
     unlisten();

@@ -8,6 +8,7 @@ export const reviewNotifyWorker: Worker<NotifyJob> = {
   ...JOBS.reviewNotify,
   // A burst of drafts (agents sending hundreds a minute) is announced in step with it, not one
   // notice a fetch: the jobs of a fetch are for different reviews and performed side by side.
+  inFlight: 8,
   batchSize: 8,
   perform: (job, deps) => performNotify(deps, job),
 };

@@ -94,9 +94,8 @@ async function record(tx: pg.PoolClient, deps: WorkerDeps, job: AttemptJob, link
 
 export const reviewerPushWorker: Worker<AttemptJob> = {
   ...JOBS.reviewerPush,
-  // Two at once, so one slow reviewer does not hold up the others; each poller costs a query every
-  // half second on the queue's small pool, so not more.
-  concurrency: 2,
+  // Two at once, so one slow reviewer does not hold up the others.
+  inFlight: 2,
   async perform(job, deps) {
     const d = await findLinkDelivery(deps.db, job.org_id, job.delivery_id);
     if (!d || d.status !== 'pending' || d.attempts >= job.attempt) return;

@@ -105,7 +105,7 @@ async function record(tx: pg.PoolClient, job: AttemptJob, work: DeliveryWork, re
 export const webhookDeliveryWorker: Worker<AttemptJob> = {
   ...JOBS.webhookDelivery,
   // Slow receivers must not hold up the others.
-  concurrency: 8,
+  inFlight: 8,
   async perform(job, deps) {
     const work = await loadDeliveryWork(deps.db, job.org_id, job.delivery_id);
     if (!work || work.delivery.status !== 'pending' || work.delivery.attempts >= job.attempt) return 'skipped';

@@ -12,17 +12,14 @@ export type Worker<T extends object = object> = {
   queue?: Omit<PgBoss.Queue, 'name'>;
   /** Cron schedule for periodic workers. */
   cron?: string;
-  /** Pollers of this queue in one process (default 1). */
-  concurrency?: number;
   /**
-   * Jobs of this queue running at once in one process, fetched whenever one of them ends or a job
-   * is queued (roles/job-runner.ts), `batchSize` at most a fetch; in place of `concurrency`
-   * pollers, each of which fetches again only once every job of its last fetch has ended.
+   * Jobs of this queue running at once in one process (default 1), fetched whenever one of them
+   * ends or a job is queued (roles/job-runner.ts).
    */
   inFlight?: number;
   /**
-   * Jobs one poller (or the `inFlight` runner) fetches at once (default 1), performed side by side
-   * and settled each on its own: under load a fetch and a completion serve several jobs.
+   * Jobs fetched at once at most (default 1), performed side by side and settled each on its own:
+   * behind a backlog a fetch and a completion serve several jobs.
    */
   batchSize?: number;
   /**

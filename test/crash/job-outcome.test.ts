@@ -7,6 +7,7 @@ import { after, test } from '../../testkit/test.ts';
 import { closeScratch, killPostmaster, restartPostgres, until } from '../../testkit/drills.ts';
 import { createLogger } from '../../service/logger.ts';
 import { startQueue } from '../../service/queue.ts';
+import { runJobs } from '../../roles/job-runner.ts';
 import { createPool } from '../../storage/db.ts';
 import { openScratchEmbedded } from '../../storage/embedded.ts';
 
@@ -22,11 +23,12 @@ for (const ending of ['completes', 'fails'] as const) {
     await queue.boss.createQueue(name, { name, retryLimit: 3, retryDelay: 1 });
     const runs: Array<() => void> = [];
     let started = 0;
-    await queue.boss.work(name, { pollingIntervalSeconds: 0.5 }, async () => {
+    const runner = runJobs(queue.boss, name, { inFlight: 1, batchSize: 1, pollingIntervalMs: 500 }, async () => {
       started++;
       await new Promise<void>((resolve) => runs.push(resolve));
-      if (ending === 'fails' && started === 1) throw new Error('the first run fails');
-    });
+      return ending === 'fails' && started === 1 ? new Error('the first run fails') : null;
+    }, log);
+    after(() => runner.stop(1_000));
     const id = await queue.boss.send(name, {});
     await until(() => runs.length === 1, 'the job to start', 10_000);
 

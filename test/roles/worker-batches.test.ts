@@ -1,4 +1,4 @@
-// A poller that fetches several jobs at once performs them side by side and settles each on its
+// A worker that fetches several jobs at once performs them side by side and settles each on its
 // own: a failing job is retried by its queue policy while the others of its fetch complete.
 import assert from 'node:assert/strict';
 import { test } from '../../testkit/test.ts';
@@ -17,6 +17,7 @@ test('a job failing in a fetched batch is retried alone; the others complete onc
   const worker: Worker<{ key: string; fail_first: boolean }> = {
     name: 'batch-probe',
     queue: { retryLimit: 2, retryDelay: 1 },
+    inFlight: 4,
     batchSize: 4,
     async perform(job) {
       const tries = (runs.get(job.key) ?? 0) + 1;
@@ -28,7 +29,7 @@ test('a job failing in a fetched batch is retried alone; the others complete onc
     },
   };
   await ensureQueues(queue, db, [worker]);
-  // Queued before the poller starts, so its first fetch takes all four.
+  // Queued before the worker starts, so its first fetch takes all four.
   await withTransaction(db, async (tx) => {
     for (const key of ['a', 'b', 'c', 'd']) await queue.send(tx, worker.name, { key, fail_first: key === 'b' });
   });
@@ -45,11 +46,12 @@ test('a job failing in a fetched batch is retried alone; the others complete onc
   }
 });
 
-test('a batch whose every job failed is failed whole and each job is retried', async () => {
+test('when every job of a fetch fails, each is retried by its queue policy until its retries end', async () => {
   const runs = new Map<string, number>();
   const worker: Worker<{ key: string }> = {
     name: 'batch-all-fail',
     queue: { retryLimit: 1, retryDelay: 1 },
+    inFlight: 2,
     batchSize: 2,
     async perform(job) {
       runs.set(job.key, (runs.get(job.key) ?? 0) + 1);
