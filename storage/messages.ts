@@ -250,7 +250,7 @@ const SUMMARY_COLUMNS = `m.org_id, m.project_id, m.inbox_id, m.id, m.seq, m.thre
   m.from_name, m.from_email, m.to_addrs, m.cc_addrs, m.reply_to, m.raw_from, m.raw_to, m.subject, m.date, m.date_header,
   m.message_id, m.in_reply_to, m."references", m.size, m.attachment_count, m.parse_error, m.envelope_from, m.review_id,
   m.authentication, m.screening, m.auto_submitted, m.received_at,
-  left(regexp_replace(coalesce(m.extracted_text, m.text, ''), '\\s+', ' ', 'g'), 200) AS preview,
+  message_preview(coalesce(m.extracted_text, m.text, '')) AS preview,
   CASE WHEN m.attachment_count = 0 THEN '[]'::json ELSE (
     SELECT json_agg(json_build_object('id', a.id, 'filename', a.filename, 'content_type', a.content_type, 'size', a.size,
              'content_id', a.content_id, 'inline', a.inline) ORDER BY a.part_index)
