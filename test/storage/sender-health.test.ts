@@ -3,12 +3,14 @@
 // cleared, and of those the ones a hard bounce or a complaint came back for. Reports of another
 // inbox, soft bounces, delays, and bounces of sends that left the window count for nothing.
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool, endPool } from '../../storage/db.ts';
 import { insertDeliveryReports, senderHealthCounts, senderHealthVerdictCounts, type NewDeliveryReport } from '../../storage/delivery-reports.ts';
 import { newId } from '../../storage/ids.ts';
 import { insertInbox } from '../../storage/inboxes.ts';
+import { findInboxWithSendChecks } from '../../storage/reviews.ts';
 import { createOrgWithOwner } from '../../actors/tenancy.ts';
 import { createTestDatabase } from '../../testkit/db.ts';
 import { senderHealth } from '../../machines/policy/sender-health.ts';
@@ -140,4 +142,65 @@ test("a send's verdict reads the counts only when a bounce or complaint came bac
   const complained = await same('a complaint after the clearing');
   assert.deepEqual(complained.verdict, { sends: later.length, bounces: 0, complaints: 1 });
   assert.equal(senderHealth(complained.verdict, limits).healthy, false);
+});
+
+/** The shared buffers statements of `run` read in delivery_reports and its indexes, from their plans (auto_explain). */
+async function deliveryReportBuffers(url: string, run: (client: pg.Client) => Promise<unknown>): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const plans: any[] = [];
+    client.on('notice', (n) => {
+      const text = String(n.message);
+      if (text.includes('"Plan"')) plans.push(JSON.parse(text.slice(text.indexOf('{'))));
+    });
+    await client.query(`LOAD 'auto_explain'`);
+    await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on;
+                        SET auto_explain.log_format = json; SET auto_explain.log_level = notice`);
+    await run(client);
+    let blocks = 0;
+    const walk = (node: any) => {
+      if (node['Relation Name'] === 'delivery_reports' || node['Index Name']?.startsWith('delivery_reports')) blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    for (const p of plans) walk(p.Plan);
+    assert.ok(plans.length > 0, 'auto_explain reported the plans');
+    return blocks;
+  } finally {
+    await client.end();
+  }
+}
+
+test("a send's check reads the inbox's bounces and complaints alone, before the delivery reports were ever analyzed", async () => {
+  // A database of its own, as in a deployment's first hour: a thousand deliveries recorded and no
+  // statistics yet. The planner then took another index and read every report of the org at each
+  // check (8,168 buffers for these eight).
+  const fresh = await createTestDatabase();
+  const fdb = createPool(fresh.url, createLogger('silent'));
+  try {
+    const { org: o, project: p } = await createOrgWithOwner(fdb, { name: 'Young', owner_email: 'young@example.com', plan_tier: 'enterprise' });
+    const inboxes: string[] = [];
+    for (const name of ['quiet', 'busy-1', 'busy-2', 'busy-3']) {
+      inboxes.push((await insertInbox(fdb, {
+        org_id: o.id, project_id: p.id, id: newId('inb'), agent_id: newId('agt'), address: `${name}@young.test`, domain: 'young.test',
+        display_name: null, webhook_url: null, created_by: 'console', enrollment_token_id: null,
+      }))!.id);
+    }
+    await insertDeliveryReports(fdb, Array.from({ length: 1_000 }, (_, i) => ({
+      org_id: o.id, project_id: p.id, inbox_id: inboxes[i % 4]!, review_id: newId('rr'), message_id: null, recipient: `c${i % 97}@acme.example`,
+      kind: 'delivered' as const, type: null, status: null, diagnostic: null, raw: null,
+    })));
+    const scope = { org_id: o.id, project_id: p.id, agent_id: null, inbox_id: null };
+    // Eight times on one connection: its first plans are made for the values, later ones may be generic.
+    const blocks = await deliveryReportBuffers(fresh.url, async (c) => {
+      for (let i = 0; i < 8; i++) {
+        const found = await findInboxWithSendChecks(c, scope, inboxes[0]!, ['c5@acme.example'], 'agt_none', null);
+        assert.deepEqual(found!.checks.sender_health, { sends: 0, bounces: 0, complaints: 0 });
+      }
+    });
+    assert.ok(blocks <= 8 * 4, `eight checks read ${blocks} buffers of delivery reports (the org has 1,000)`);
+  } finally {
+    await endPool(fdb);
+    await fresh.drop();
+  }
 });
