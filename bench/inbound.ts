@@ -6,9 +6,9 @@
 //     against MailDev 3 (installed into .bench/maildev on first use), each printed beside ours
 //     with the ratio;
 //  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
-//  3. with `--soak N`, last: N more 10 KB messages stored one after another (1,000,000 for the
-//     issue's figure), with the service's RSS and the rate in each tenth of them: the RSS of the
-//     last tenth against the first says whether memory stays flat as the store grows.
+//  3. with `--soak N`, last: N more 10 KB messages stored one after another (1,000,000 for a
+//     store of a million), with the service's RSS and the rate in each tenth of them: the RSS of
+//     the last tenth against the first says whether memory stays flat as the store grows.
 // Search latency has its own bench (search.ts).
 // Inbound verification (SPF, DKIM, DMARC, ARC) is on unless `--auth off`; its lookups go to a DNS
 // server on loopback that publishes SPF and DMARC for the load's sender domain.

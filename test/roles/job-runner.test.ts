@@ -156,7 +156,7 @@ test('stopping waits for the jobs running to end; one still running when the wai
   assert.deepEqual(started.sort(), ['quick', 'stuck']);
 });
 
-test('a job running past its expiry is failed and retried, as by pg-boss own pollers', async () => {
+test('a job running past its expiry is failed and retried, as pg-boss\'s own pollers do', async () => {
   const name = 'runner-expiry';
   await ensureQueues(queue, db, [{ name, queue: { retryLimit: 1, retryDelay: 0, expireInSeconds: 1 }, perform: async () => {} }]);
   await withTransaction(db, (tx) => queue.send(tx, name, { key: 'slow' }));
