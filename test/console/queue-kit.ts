@@ -77,9 +77,12 @@ export async function focused(p: Page, label: string): Promise<void> {
 
 /** From wherever the page is, back to the queue with the review selected (j/k) and whole in the preview pane. */
 export async function select(p: Page, id: string): Promise<void> {
-  if ((await p.getByRole('heading', { name: 'Review queue' }).count()) === 0) {
+  // Escape closes a form still open first (one just sent may not have closed yet), then goes back.
+  const heading = p.getByRole('heading', { name: 'Review queue' });
+  for (let tries = 0; (await heading.count()) === 0; tries++) {
+    if (tries === 4) throw new Error('Escape did not bring the review queue back');
     await p.keyboard.press('Escape');
-    await p.getByRole('heading', { name: 'Review queue' }).waitFor();
+    await heading.waitFor({ timeout: 3_000 }).catch(() => {});
   }
   await row(p, id).waitFor();
   const ids = await p.locator('tr[data-review]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-review')));
