@@ -75,10 +75,13 @@ export function decisionBody(shown, action, fields = {}) {
  * The review read again just before a decision is sent. Some changes publish no event the page can
  * follow (a composer's chat message goes to the reviewer, not onto the stream), and a chat keeps
  * the revision, so the server's parent_revision check cannot see it: a newer version here stops
- * the decision and shows the change, as a 409 would.
+ * the decision and shows the change, as a 409 would. `fresh` is null when the read failed: then
+ * nothing is sent either, since what is on screen could not be checked.
  */
 export function checkedBeforeSend(state, fresh) {
-  if (!fresh || !state.shown || fresh.version <= state.shown.version) return { state, go: true };
+  // A read that failed proves nothing: the decision waits, as for any other failure.
+  if (!fresh) return { state: decisionFailed(state), go: false };
+  if (!state.shown || fresh.version <= state.shown.version) return { state, go: true };
   // As after a 409: the press was spent on what was there before, so the next one decides.
   return { state: { ...reviewArrived({ ...state, inFlight: false, later: null }, fresh), held: false }, go: false };
 }

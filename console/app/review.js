@@ -190,10 +190,16 @@ export function ReviewPane({ base, id, feed, full, inbox, onDecided, announce })
     }
     const shown = r.state.shown;
     try {
-      const checked = D.checkedBeforeSend(dsRef.current, await get(url).catch(() => null));
+      let unread = null;
+      const fresh = await get(url).catch((err) => ((unread = err), null));
+      const checked = D.checkedBeforeSend(dsRef.current, fresh);
       if (!checked.go) {
         setDs(checked.state);
-        announce(`Nothing was sent: this review changed while it was open. Revision ${checked.state.shown.revision} is on screen; press ${again} again to ${TO_DO[action]}.`);
+        announce(
+          unread
+            ? `Nothing was sent: the review could not be read again to check it is what is on screen (${unread.message}). Press ${again} to try again.`
+            : `Nothing was sent: this review changed while it was open. Revision ${checked.state.shown.revision} is on screen; press ${again} again to ${TO_DO[action]}.`,
+        );
         return false;
       }
       // A human chats on an open review: one still waiting is opened first, as the machine asks.

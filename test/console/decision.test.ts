@@ -85,6 +85,17 @@ describe('a decision carries the revision on screen', () => {
     assert.equal(checkedBeforeSend(next.state, chatted).go, true);
   });
 
+  it('a read just before the send that failed stops the decision: what is on screen was not checked', () => {
+    const s = reviewArrived(initialDecisionState(), rev1);
+    const r = requestDecision(s, 'approve');
+    const checked = checkedBeforeSend(r.state, null);
+    assert.equal(checked.go, false);
+    assert.equal(checked.state.inFlight, false);
+    assert.equal(checked.state.shown, rev1);
+    // Nothing is held: the next press tries again on the same review.
+    assert.deepEqual(requestDecision(checked.state, 'approve').send, { action: 'approve', parent_revision: 1 });
+  });
+
   it('a read of the same or an older version changes nothing and holds nothing', () => {
     const s = reviewArrived(initialDecisionState(), rev1);
     const same = reviewArrived(s, { ...rev1 });

@@ -164,3 +164,38 @@ test("the agent's chat answer, which keeps the revision and reaches no stream, s
   assert.match(mail.mail.text!, /we refund \$50\./);
   noPageErrors(log);
 });
+
+for (const [how, key, form] of [
+  ['a', 'a', null],
+  ['the reject form', 'r', 'Feedback for the agent'],
+] as const) {
+  test(`when the review cannot be read again just before ${how} sends, nothing is sent and the page says so`, async () => {
+    const subject = `Refund, unread before ${key}`;
+    const id = await queue(k, subject, FIRST);
+    await openOwnPage(id);
+    if (form) {
+      await page.keyboard.press(key);
+      await focused(page, form);
+      await page.keyboard.type('Not this way.');
+    }
+    // From here the review's own record cannot be read (its notices and thread still can).
+    const own = (url: URL) => url.pathname.endsWith(`/reviews/${id}`);
+    await page.route(own, (route) => (route.request().method() === 'GET' ? route.abort('failed') : route.continue()));
+    await page.keyboard.press(form ? 'Control+Enter' : key);
+    const again = form ? 'Ctrl\\+Enter' : key;
+    await page.getByRole('status').getByText(new RegExp(`Nothing was sent: the review could not be read again .* Press ${again} to try again\\.`)).waitFor();
+    const now = await reviewNow(k, id);
+    assert.equal(now.state, 'needs_review', 'nothing was decided');
+    sentNothing(subject);
+    await page.unroute(own);
+    await page.keyboard.press(form ? 'Control+Enter' : key);
+    if (form) {
+      const rejected = await k.agent.until(id, 'rejected');
+      assert.equal(rejected.revision, 1);
+    } else {
+      const mail = await received(k, subject);
+      assert.match(mail.mail.text!, /we refund \$50\./);
+    }
+    noPageErrors(log, /ERR_FAILED|Failed to fetch/);
+  });
+}
