@@ -126,6 +126,9 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, found: ReviewWithIn
   const external = recipients.filter((a) => !hostedAddresses.has(a));
   const raw = await buildRaw(deps, conn, row, inbox, attempt);
   const relay = relayOf(deps.config);
+  // The copies are stored from the parsed message: parsed while the relay conversation goes on.
+  // (It never rejects; a parse that failed says so in `parse_error`.)
+  const parsing = parseMessage(raw);
   // Bounces come back to an address naming this review (mail/outbound/return-path.ts).
   const returnPath = returnPathOf(returnPathKeyOf(deps.config), row.id, inbox.domain);
 
@@ -158,7 +161,7 @@ async function deliverLocked(deps: DeliveryDeps, lock: Lock, found: ReviewWithIn
     }
   }
 
-  const parsed = await parseMessage(raw);
+  const parsed = await parsing;
   const outgoing: Outgoing = { raw, parsed, hosted, external, relay, relayResponse, relayAccepted, returnPath };
   // As at RCPT over SMTP (hosted-recipient.ts): a self-signup inbox takes no mail until verified.
   const unverified = hosted.find((h) => h.status === 'pending');
