@@ -156,7 +156,16 @@ test("the agent's chat answer, which keeps the revision and reaches no stream, s
   await page.keyboard.press('a');
   await onScreenNow(1);
   const changed = page.getByRole('region', { name: /Changed while open/ });
-  await changed.getByText('The blender cost $5,000.').waitFor();
+  await changed
+    .getByText('The blender cost $5,000.')
+    .waitFor()
+    .catch(async (err: Error) => {
+      // What the page showed instead, so that a failure says which way it went.
+      const shown = await page.locator('article[data-review-shown]').getAttribute('data-revision').catch(() => null);
+      const text = await changed.innerText({ timeout: 1_000 }).catch(() => '(no such region)');
+      const status = await page.getByRole('status').innerText({ timeout: 1_000 }).catch(() => '');
+      throw new Error(`${err.message}\nrevision shown: ${shown}\nchanged region: ${text}\nstatus: ${status}\nreview now: ${JSON.stringify(await reviewNow(k, id))}`);
+    });
   assert.equal((await reviewNow(k, id)).state, 'chatting', 'nothing was decided');
   sentNothing('Refund, chat answer');
   await page.keyboard.press('a');
