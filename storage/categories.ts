@@ -166,7 +166,7 @@ export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Pr
   await writeBeforeCommit(tx, 'SAVEPOINT auto_send_slot');
   if ((await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
   await tx.query('ROLLBACK TO SAVEPOINT auto_send_slot');
-  // The first send of the day makes the day's slots.
+  // The first send of the day makes the day's slots, unless the daily job made them ahead.
   const made = await tx.query(
     `INSERT INTO auto_send_counters (org_id, day, slot) SELECT $1, ${TODAY}, s FROM generate_series(0, ${AUTO_SEND_SLOTS - 1}) s
      ON CONFLICT DO NOTHING`,
@@ -181,14 +181,33 @@ export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Pr
 
 export type AutoSendDay = { org_id: string; day: string; sent: number; held: number };
 
-/** Removes the counters of days before today (UTC) and answers each customer's day, for the daily report. */
+/**
+ * Removes the counters of days before today (UTC) and answers each customer's day, for the daily
+ * report. A day made ahead (below) in which the customer auto-sent nothing is not reported.
+ */
 export async function closeAutoSendDays(db: Executor): Promise<AutoSendDay[]> {
   const { rows } = await db.query<AutoSendDay>(
     `WITH gone AS (DELETE FROM auto_send_counters WHERE day < ${TODAY} RETURNING org_id, day, sent, held)
      SELECT org_id, to_char(day, 'YYYY-MM-DD') AS day, sum(sent)::int AS sent, sum(held)::int AS held
-       FROM gone GROUP BY org_id, day ORDER BY day, org_id`,
+       FROM gone GROUP BY org_id, day HAVING sum(sent) + sum(held) > 0 ORDER BY day, org_id`,
   );
   return rows;
+}
+
+/**
+ * Makes tomorrow's slots (UTC) for every customer that auto-sent today. Made by a send, the day's
+ * first slots are uncommitted rows until that send commits: the customer's other sends arriving
+ * then wait for it, and then for each other on slot 0. Made ahead, they are there at midnight.
+ * Answers how many customers' days were made.
+ */
+export async function makeTomorrowsAutoSendSlots(db: Executor): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO auto_send_counters (org_id, day, slot)
+     SELECT o.org_id, ${TODAY} + 1, s
+       FROM (SELECT DISTINCT org_id FROM auto_send_counters WHERE day = ${TODAY}) o, generate_series(0, ${AUTO_SEND_SLOTS - 1}) s
+     ON CONFLICT DO NOTHING`,
+  );
+  return (rowCount ?? 0) / AUTO_SEND_SLOTS;
 }
 
 export async function autoSendsToday(db: Executor, orgId: string): Promise<{ sent: number; held: number }> {

@@ -1,7 +1,9 @@
 // The daily auto-send cap's day boundary: counters are kept per UTC day, so a new day starts at
 // zero by itself; this job removes the days that ended and reports what each customer auto-sent
-// and how many would-be auto-sends the cap queued for review instead.
-import { closeAutoSendDays } from '../../storage/categories.ts';
+// and how many would-be auto-sends the cap queued for review instead. It also makes tomorrow's
+// counters for the customers auto-sending today, so their first sends after midnight do not
+// wait for one another.
+import { closeAutoSendDays, makeTomorrowsAutoSendSlots } from '../../storage/categories.ts';
 import { JOBS } from '../jobs.ts';
 import type { Worker } from './worker.ts';
 
@@ -12,6 +14,7 @@ export const autoSendCapsWorker: Worker = {
   async perform(_payload, { db, log }) {
     const days = await closeAutoSendDays(db);
     for (const d of days) log.info({ org_id: d.org_id, day: d.day, auto_sent: d.sent, held_by_cap: d.held }, 'auto-send day closed');
+    await makeTomorrowsAutoSendSlots(db);
     return days.length > 0 ? 'closed' : 'nothing';
   },
 };

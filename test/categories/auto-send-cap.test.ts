@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from '../../testkit/test.ts';
 import { autoSendCapsWorker } from '../../actors/workers/auto-send-caps.ts';
-import { autoSendsToday } from '../../storage/categories.ts';
+import { AUTO_SEND_SLOTS, autoSendsToday } from '../../storage/categories.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { INTENT, agentWithInbox, type Agent } from '../reviews/setup.ts';
 
@@ -50,7 +50,7 @@ test('80 concurrent sends in a graduated category on two processes against a cap
   assert.equal(more.body.review.mode_reason, 'auto_send_cap');
 });
 
-test('the daily job closes the days that ended and reports them; today\'s counter stays', async () => {
+test('the daily job closes the days that ended and reports them; today\'s counter stays and tomorrow\'s is made', async () => {
   await db.query(
     `INSERT INTO auto_send_counters (org_id, day, slot, sent, held) VALUES ($1, (now() AT TIME ZONE 'UTC')::date - 1, 0, 4, 2), ($1, (now() AT TIME ZONE 'UTC')::date - 1, 5, 3, 0)`,
     [tenant.orgId],
@@ -60,8 +60,17 @@ test('the daily job closes the days that ended and reports them; today\'s counte
   const outcome = await autoSendCapsWorker.perform({}, { db, queue: svc.services.queue, config: svc.services.config, log });
   assert.equal(outcome, 'closed');
   assert.deepEqual(reported.map((r: any) => [r.org_id, r.auto_sent, r.held_by_cap]), [[tenant.orgId, 7, 2]]);
-  const left = await db.query(`SELECT DISTINCT day = (now() AT TIME ZONE 'UTC')::date AS today FROM auto_send_counters WHERE org_id = $1`, [tenant.orgId]);
-  assert.deepEqual(left.rows, [{ today: true }]);
+  const left = () =>
+    db.query(
+      `SELECT day - (now() AT TIME ZONE 'UTC')::date AS from_today, count(*)::int AS slots, sum(sent)::int AS sent
+         FROM auto_send_counters WHERE org_id = $1 GROUP BY day ORDER BY day`,
+      [tenant.orgId],
+    );
+  assert.deepEqual((await left()).rows, [
+    { from_today: 0, slots: AUTO_SEND_SLOTS, sent: 50 },
+    { from_today: 1, slots: AUTO_SEND_SLOTS, sent: 0 },
+  ]);
   assert.deepEqual(await autoSendsToday(db, tenant.orgId), { sent: 50, held: 31 });
   assert.equal(await autoSendCapsWorker.perform({}, { db, queue: svc.services.queue, config: svc.services.config, log }), 'nothing');
+  assert.equal((await left()).rows.length, 2, 'made once');
 });
