@@ -51,3 +51,41 @@ test('testkit/run.ts reports with the suite reporter, or with node\'s own named 
   assert.match(spec.stdout, /✖ adds up/);
   assert.match(spec.stdout, /✔ passes/);
 });
+
+/** The reporter's output for a stream of node runner events, given the suite's worker folder. */
+function reportEvents(events: unknown[], workerDir: string): Promise<string> {
+  const script = `
+    const { default: reporter } = await import(${JSON.stringify(new URL('../testkit/reporter.mjs', import.meta.url).href)});
+    async function* source() { yield* ${JSON.stringify(events)}; }
+    for await (const line of reporter(source())) process.stdout.write(line);`;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TEST_WORKER_DIR: workerDir, TEST_SUMMARY_FILE: undefined } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('exit', () => resolve(stdout));
+  });
+}
+
+test("a worker's entry failing after a test of its files failed is that failure, counted once; a worker failing alone is counted", async () => {
+  const workerDir = '/tmp/agent-inbox-workers-example';
+  const worker = new URL('../testkit/worker.ts', import.meta.url).pathname;
+  const declared = new URL('../testkit/test.ts', import.meta.url).pathname;
+  const entry = `${workerDir}/worker-1.mjs`;
+  const entryFailed = { type: 'test:fail', data: { nesting: 0, file: entry, name: entry, details: { error: { failureType: 'testCodeFailure', message: 'test failed' } } } };
+  const echoed = await reportEvents(
+    [
+      { type: 'test:start', data: { nesting: 0, file: worker, name: 'test/x.test.ts' } },
+      { type: 'test:start', data: { nesting: 1, file: declared, name: 'adds up' } },
+      { type: 'test:fail', data: { nesting: 1, file: declared, name: 'adds up', details: { error: { failureType: 'testCodeFailure', message: '2 !== 3' } } } },
+      { type: 'test:fail', data: { nesting: 0, file: worker, name: 'test/x.test.ts', details: { error: { failureType: 'subtestsFailed', message: '1 subtest failed' } } } },
+      entryFailed,
+    ],
+    workerDir,
+  );
+  assert.equal(echoed.match(/^FAIL /gm)?.length, 1, echoed);
+  assert.match(echoed, /^FAIL adds up \(test\/x\.test\.ts\)$/m);
+  assert.match(echoed, /^0 passed, 1 failed \(/m);
+  const alone = await reportEvents([entryFailed], workerDir);
+  assert.match(alone, /^FAIL .*worker-1\.mjs/m);
+  assert.match(alone, /^0 passed, 1 failed \(/m);
+});

@@ -77,6 +77,10 @@ export default async function* reporter(source) {
       const error = data.details?.error;
       // A group fails when one of its tests did, which is reported already; not when a hook of its failed.
       if ((isParent(data) || data.details?.type === 'suite') && error?.failureType === 'subtestsFailed') continue;
+      // A worker whose files had a failing test exits with 1, and node's runner may then fail the
+      // worker's own entry too ("test failed"), when that exit is seen before its failures are
+      // counted. That echoes failures reported already; a worker that fails with none is counted.
+      if (isWorkerEntry(data.file) && counts.failed > 0) continue;
       if (error?.failureType === 'cancelledByParent' || error?.failureType === 'cancelledBySignal') {
         counts.cancelled++;
         yield `CANCELLED ${data.name}${where(data)}\n`;
