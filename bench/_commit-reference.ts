@@ -79,3 +79,15 @@ export function againstReference(rate: number, unit: string, ref: CommitReferenc
 export function describeReference(ref: CommitReference): string {
   return `commit reference: pgbench's TPC-B-like transaction on ${ref.clients} connections, ${ref.transactions} in ${ref.seconds.toFixed(1)} s: ${ref.tps.toFixed(0)} tps`;
 }
+
+/**
+ * The references measured just before and just after a figure, taken as one: their mean rate. On a
+ * shared machine the rate moves while the figure is measured, so one side alone can be far off.
+ */
+export function around(before: CommitReference, after: CommitReference): CommitReference {
+  return { tps: (before.tps + after.tps) / 2, clients: before.clients, seconds: before.seconds + after.seconds, transactions: before.transactions + after.transactions };
+}
+
+export function describeAround(before: CommitReference, after: CommitReference): string {
+  return `commit reference after it: ${after.tps.toFixed(0)} tps (before it ${before.tps.toFixed(0)} tps); the figure is divided by their mean, ${around(before, after).tps.toFixed(0)} tps`;
+}

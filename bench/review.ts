@@ -1,8 +1,8 @@
 // `npm run bench -- review [--sends N] [--agents N] [--approvals N] [--auto-sends N] [--auto-latency N] [--api-processes N] [--large-sends N] [--notices digest|instant]`
 // 0. References, in the same run: the machine reference (_cpu.ts) and the commit reference
 //    (_commit-reference.ts: pgbench's TPC-B-like transaction at `agents` connections on the same
-//    database). Each rate below is printed beside it with its ratio; with it, CPU and queries
-//    (round trips) a send.
+//    database), measured just before and just after each rate. Each rate below is printed beside
+//    both and divided by their mean; with it, CPU and queries (round trips) a send.
 // 1. Accepted sends a second: `agents` agents (16 by default), each with its own inbox and one
 //    request at a time, post sends with an intent (require_review) from a separate process;
 //    every 202 counts.
@@ -34,7 +34,7 @@ import { startService } from '../roles/start.ts';
 import fs from 'node:fs';
 import { largestSendBody } from '../testkit/large-send.ts';
 import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
-import { againstReference, commitReference, describeReference } from './_commit-reference.ts';
+import { againstReference, around, commitReference, describeAround, describeReference } from './_commit-reference.ts';
 import { epochNow, startRelay } from './_relay.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
@@ -171,10 +171,13 @@ export async function run(argv: string[]): Promise<void> {
     };
     console.log(await machineReference(svc.services.db));
     console.log(`review notices: ${notices === 'digest' ? 'the owner takes them in a digest (--notices instant mails each at once)' : 'mailed to the owner at once, one a draft'}`);
-    const reference = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeReference(reference));
+    const referenceBefore = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeReference(referenceBefore));
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
     const result = await withCpu(database.pidFile, () => load(sends));
+    const referenceAfter = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeAround(referenceBefore, referenceAfter));
+    const reference = around(referenceBefore, referenceAfter);
     console.log(
       `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
         ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${againstReference(result.rate, 'sends/s', reference)}`,
@@ -219,9 +222,9 @@ export async function run(argv: string[]): Promise<void> {
     await call('POST', `${A}/categories/${category.id}/graduate`, {}, consoleToken);
     await load(Math.min(500, autoSends), category.id);
     await drained();
-    // Measured again next to the figure it divides: on a shared machine the reference moves too.
-    const autoReference = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeReference(autoReference));
+    // Measured again on both sides of the figure it divides: on a shared machine the reference moves too.
+    const autoReferenceBefore = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeReference(autoReferenceBefore));
     // The relay is part of an auto-send: the clock stops when the last one has been delivered.
     const relayBefore = await relay.cpuMs();
     const auto = await withCpu(database.pidFile, async () => {
@@ -231,6 +234,9 @@ export async function run(argv: string[]): Promise<void> {
       return { ...loaded, seconds: loaded.seconds + (performance.now() - loadEnded) / 1000 };
     });
     const relayMs = (await relay.cpuMs()) - relayBefore;
+    const autoReferenceAfter = await commitReference(databaseUrl, { clients: agentCount });
+    console.log(describeAround(autoReferenceBefore, autoReferenceAfter));
+    const autoReference = around(autoReferenceBefore, autoReferenceAfter);
     console.log(
       `auto-sends, relay included: ${auto.released} released of ${auto.accepted} accepted and delivered in ${auto.seconds.toFixed(2)} s by ${agentCount} agents:` +
         ` ${againstReference(auto.released / auto.seconds, 'auto-sends/s', autoReference)}`,
