@@ -81,13 +81,16 @@ export function describeReference(ref: CommitReference): string {
 }
 
 /**
- * The references measured just before and just after a figure, taken as one: their mean rate. On a
- * shared machine the rate moves while the figure is measured, so one side alone can be far off.
+ * Runs `measure` between two commit references, one just before and one just after it, printing
+ * both, and answers its result with their mean as the reference to divide by: on a shared machine
+ * the rate moves while the figure is measured, so one side alone can be far off.
  */
-export function around(before: CommitReference, after: CommitReference): CommitReference {
-  return { tps: (before.tps + after.tps) / 2, clients: before.clients, seconds: before.seconds + after.seconds, transactions: before.transactions + after.transactions };
-}
-
-export function describeAround(before: CommitReference, after: CommitReference): string {
-  return `commit reference after it: ${after.tps.toFixed(0)} tps (before it ${before.tps.toFixed(0)} tps); the figure is divided by their mean, ${around(before, after).tps.toFixed(0)} tps`;
+export async function betweenReferences<T>(databaseUrl: string, clients: number, measure: () => Promise<T>): Promise<{ result: T; reference: CommitReference }> {
+  const before = await commitReference(databaseUrl, { clients });
+  console.log(describeReference(before));
+  const result = await measure();
+  const after = await commitReference(databaseUrl, { clients });
+  const reference = { tps: (before.tps + after.tps) / 2, clients, seconds: before.seconds + after.seconds, transactions: before.transactions + after.transactions };
+  console.log(`commit reference after it: ${after.tps.toFixed(0)} tps (before it ${before.tps.toFixed(0)} tps); the figure is divided by their mean, ${reference.tps.toFixed(0)} tps`);
+  return { result, reference };
 }

@@ -34,7 +34,7 @@ import { startService } from '../roles/start.ts';
 import fs from 'node:fs';
 import { largestSendBody } from '../testkit/large-send.ts';
 import { cpuPerUnit, machineReference, queriesPerUnit, withCpu } from './_cpu.ts';
-import { againstReference, around, commitReference, describeAround, describeReference } from './_commit-reference.ts';
+import { againstReference, betweenReferences } from './_commit-reference.ts';
 import { epochNow, startRelay } from './_relay.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 
@@ -171,13 +171,8 @@ export async function run(argv: string[]): Promise<void> {
     };
     console.log(await machineReference(svc.services.db));
     console.log(`review notices: ${notices === 'digest' ? 'the owner takes them in a digest (--notices instant mails each at once)' : 'mailed to the owner at once, one a draft'}`);
-    const referenceBefore = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeReference(referenceBefore));
     await load(Math.min(500, sends)); // warm-up: connections, plans, caches
-    const result = await withCpu(database.pidFile, () => load(sends));
-    const referenceAfter = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeAround(referenceBefore, referenceAfter));
-    const reference = around(referenceBefore, referenceAfter);
+    const { result, reference } = await betweenReferences(databaseUrl, agentCount, () => withCpu(database.pidFile, () => load(sends)));
     console.log(
       `review sends: ${result.accepted} accepted (202) in ${result.seconds.toFixed(2)} s by ${agentCount} agents` +
         ` over ${apiProcesses} API process${apiProcesses > 1 ? 'es' : ''}: ${againstReference(result.rate, 'sends/s', reference)}`,
@@ -222,27 +217,23 @@ export async function run(argv: string[]): Promise<void> {
     await call('POST', `${A}/categories/${category.id}/graduate`, {}, consoleToken);
     await load(Math.min(500, autoSends), category.id);
     await drained();
-    // Measured again on both sides of the figure it divides: on a shared machine the reference moves too.
-    const autoReferenceBefore = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeReference(autoReferenceBefore));
     // The relay is part of an auto-send: the clock stops when the last one has been delivered.
-    const relayBefore = await relay.cpuMs();
-    const auto = await withCpu(database.pidFile, async () => {
-      const loaded = await load(autoSends, category.id);
-      const loadEnded = performance.now();
-      await drained();
-      return { ...loaded, seconds: loaded.seconds + (performance.now() - loadEnded) / 1000 };
+    const { result: auto, reference: autoReference } = await betweenReferences(databaseUrl, agentCount, async () => {
+      const relayBefore = await relay.cpuMs();
+      const measured = await withCpu(database.pidFile, async () => {
+        const loaded = await load(autoSends, category.id);
+        const loadEnded = performance.now();
+        await drained();
+        return { ...loaded, seconds: loaded.seconds + (performance.now() - loadEnded) / 1000 };
+      });
+      return { ...measured, relayMs: (await relay.cpuMs()) - relayBefore };
     });
-    const relayMs = (await relay.cpuMs()) - relayBefore;
-    const autoReferenceAfter = await commitReference(databaseUrl, { clients: agentCount });
-    console.log(describeAround(autoReferenceBefore, autoReferenceAfter));
-    const autoReference = around(autoReferenceBefore, autoReferenceAfter);
     console.log(
       `auto-sends, relay included: ${auto.released} released of ${auto.accepted} accepted and delivered in ${auto.seconds.toFixed(2)} s by ${agentCount} agents:` +
         ` ${againstReference(auto.released / auto.seconds, 'auto-sends/s', autoReference)}`,
     );
     const autoUnits = auto.accepted + auto.refused;
-    console.log(`  CPU per auto-send (its delivery included): ${cpuPerUnit(auto, autoUnits, 'load generator')}, relay ${(relayMs / autoUnits).toFixed(2)} ms${only}`);
+    console.log(`  CPU per auto-send (its delivery included): ${cpuPerUnit(auto, autoUnits, 'load generator')}, relay ${(auto.relayMs / autoUnits).toFixed(2)} ms${only}`);
     console.log(`  ${queriesPerUnit(auto, autoUnits, 'auto-send')}${only}`);
     if (auto.refused) console.log(`  refused: ${auto.refused} (first: ${auto.firstError})`);
     const autoLatencies: number[] = [];
