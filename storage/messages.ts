@@ -409,6 +409,10 @@ export type SearchQuery = {
 
 // Full-text ranking reads every candidate's vector; the candidates are the newest matches up to
 // this many, so a word found in half of a 100,000-message inbox costs about what a rare one does.
+// They are chosen by their row's address (ctid) alone, and only the chosen rows' vectors are read
+// again, by that address: a vector is some 2 KB, and carrying thousands of them through the
+// sorts and spans that choose the newest took more than half of a common word's search. The
+// address is read and followed within one statement, so it names the row version its snapshot sees.
 export const SEARCH_RANKED_WINDOW = 500;
 
 const MESSAGE_FILTERS = `m.org_id = $1 AND m.inbox_id = $2
@@ -474,13 +478,14 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
   // Without q, the newest messages that pass the filters, walked through message_search's key.
   const [hits, used] = s.q !== null
-    ? [`SELECT c.id, c.seq, ts_rank(c.search, websearch_to_tsquery('english', $3)) AS rank
-         FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.search FROM ${from}
+    ? [`SELECT c.id, c.seq, ts_rank(v.search, websearch_to_tsquery('english', $3)) AS rank
+         FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
                 WHERE ${TEXT_FILTERS} AND ${messageFilters}
                   AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
                       THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
                       ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length)}) c
-        WHERE c.search @@ websearch_to_tsquery('english', $3)
+        JOIN message_search v ON v.ctid = c.tid AND v.org_id = $1 AND v.inbox_id = $2
+        WHERE v.search @@ websearch_to_tsquery('english', $3)
         ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 19 : 18]
     : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters}
@@ -571,7 +576,7 @@ function newestMatches(matches: string, bounds: number): string {
   const fewer = (i: number) =>
     `CASE ${Array.from({ length: i }, (_, k) => `WHEN ${found(k + 1)} >= ${SEARCH_RANKED_WINDOW} THEN false`).join(' ')} ELSE true END`;
   const all = spans.map((_, i) => `SELECT * FROM span${i}${i > 0 ? ` WHERE ${fewer(i)}` : ''}`).join(' UNION ALL ');
-  return `WITH ${spans.join(',\n')} ${newest(`SELECT id, seq, search FROM (${all}) u`, 'u.seq')}`;
+  return `WITH ${spans.join(',\n')} ${newest(`SELECT id, seq, tid FROM (${all}) u`, 'u.seq')}`;
 }
 
 /** The newest message of a thread that screening flagged, if any. */
