@@ -23,7 +23,7 @@ import { SENDER_HEALTH_WINDOW, senderHealth, type SenderHealthCounts } from '../
 import { senderHealthVerdictCounts } from '../storage/delivery-reports.ts';
 import { autoSendGate, statedConfidence, type AutoSendDecision } from '../machines/policy/auto-send.ts';
 import { rungOf } from '../machines/category.ts';
-import { categoryVisible, findCategoryWithAccountDial, firstContacts, takeAutoSend } from '../storage/categories.ts';
+import { categoryVisible, findCategoryWithAccountDial, firstContacts, makeTodaysAutoSendSlots, takeAutoSend } from '../storage/categories.ts';
 import { categoryDialFromStored } from './categories.ts';
 import {
   findInboxWithSendChecks,
@@ -315,8 +315,17 @@ async function decideRelease(
   const first = dial.first_contact_gate ? await firstContacts(tx, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id }, recipients) : [];
   const gate = autoSendGate({ rung, dial, first_contacts: first, confidence: statedConfidence(p.intent), review_id: reviewId });
   if (!gate.release) return { ...gate, rung };
-  if (!(await takeAutoSend(tx, inbox.org_id, dial.auto_send_cap_per_day))) return { release: false, reason: 'auto_send_cap', rung };
+  const counted = await takeAutoSend(tx, inbox.org_id, dial.auto_send_cap_per_day);
+  if (counted === null) throw new NoAutoSendSlots(inbox.org_id);
+  if (!counted) return { release: false, reason: 'auto_send_cap', rung };
   return { ...gate, rung };
+}
+
+/** The org has no auto-send slots today: submitSend makes them apart from the send and tries again. */
+class NoAutoSendSlots extends Error {
+  constructor(readonly org_id: string) {
+    super('no auto-send slots today');
+  }
 }
 
 /** Creates the review (and its job, when released) in one transaction through the runner. */
@@ -356,52 +365,64 @@ export async function submitSend(
     review_deadline_s: deadline,
   });
   const recipientCount = p.to.length + p.cc.length;
-  return withTransaction(s.db, async (tx) => {
-    const id = newId('rr');
-    const decision = await decideRelease(tx, p, id, s.config.senderHealth);
-    const released = decision.release;
-    // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
-    // under that link's deadline, or else to the human under the service's.
-    // Held by the guards: a human decides, not a reviewer agent (which may be a party to the loop).
-    const held = decision.reason === 'loop_suspected' || decision.reason === 'sender_health';
-    const routing: Routing = released || p.screening || held
-      ? { choice: { route: 'human' }, link: null }
-      : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id }, p.covering_link);
-    const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);
-    const event = submitEvent(routing, deadline, decision);
-    const submission = {
-      org_id: inbox.org_id,
-      project_id: inbox.project_id,
-      id,
-      inbox_id: inbox.id,
-      agent_id: p.agent_id,
-      kind: p.kind,
-      parent_message_id: p.parent_message_id,
-      references: p.references,
-      recipient_count: recipientCount,
-      deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
-    };
-    const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
-    if (!fits.inbox_live) throw notFound('inbox');
-    if (!fits.inserted) {
-      throw await recipientLimitError(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }), 'send');
+  for (;;) {
+    try {
+      return await submitOnce();
+    } catch (err) {
+      if (!(err instanceof NoAutoSendSlots)) throw err;
+      // Made in a transaction of their own, so the senders arriving with this one take slots of their own at once.
+      await makeTodaysAutoSendSlots(s.db, err.org_id);
     }
-    await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
-    event.rules_version = fits.rules_version;
-    const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event, { at: fits.at });
-    // Last, so the org's usage row stays locked only until the commit that follows.
-    await reserveWithinCaps(tx, s.config.plans, p.allowances, { org_id: inbox.org_id, review_id: submission.id, recipients: recipientCount }, now);
-    const review: ReviewRow = {
-      ...submission,
-      state: applied.row.state,
-      version: applied.row.version,
-      machine_version: applied.row.machine_version,
-      snapshot: applied.row.snapshot as ReviewRow['snapshot'],
-      created_at: applied.row.created_at ?? now,
-      updated_at: applied.row.updated_at,
-    };
-    const submitted = { review, released, policy: p.policy };
-    await inTransaction?.(tx, submitted);
-    return submitted;
-  }, lockStatement([inboxSendLock(inbox.id)]));
+  }
+
+  function submitOnce(): Promise<Submitted> {
+    return withTransaction(s.db, async (tx) => {
+      const id = newId('rr');
+      const decision = await decideRelease(tx, p, id, s.config.senderHealth);
+      const released = decision.release;
+      // A released send needs no reviewer; a held one goes to the reviewer agent of its inbox's link,
+      // under that link's deadline, or else to the human under the service's.
+      // Held by the guards: a human decides, not a reviewer agent (which may be a party to the loop).
+      const held = decision.reason === 'loop_suspected' || decision.reason === 'sender_health';
+      const routing: Routing = released || p.screening || held
+        ? { choice: { route: 'human' }, link: null }
+        : await chooseRoute(tx, s.config, { org_id: inbox.org_id, project_id: inbox.project_id, inbox_id: inbox.id, composer_agent_id: p.agent_id }, p.covering_link);
+      const deadline = released ? null : (routing.link?.review_deadline_s ?? s.config.reviewDeadlineSeconds);
+      const event = submitEvent(routing, deadline, decision);
+      const submission = {
+        org_id: inbox.org_id,
+        project_id: inbox.project_id,
+        id,
+        inbox_id: inbox.id,
+        agent_id: p.agent_id,
+        kind: p.kind,
+        parent_message_id: p.parent_message_id,
+        references: p.references,
+        recipient_count: recipientCount,
+        deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
+      };
+      const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
+      if (!fits.inbox_live) throw notFound('inbox');
+      if (!fits.inserted) {
+        throw await recipientLimitError(s.db, { org_id: inbox.org_id, inbox_id: inbox.id }, checkRecipientLimit({ used: fits.used_24h, delta: recipientCount, limit: inbox.recipient_limit_24h }), 'send');
+      }
+      await insertReviewAttachments(tx, inbox.org_id, id, p.attachments);
+      event.rules_version = fits.rules_version;
+      const applied = await createInstanceIn(tx, s.queue, reviewKind, submission, event, { at: fits.at });
+      // Last, so the org's usage row stays locked only until the commit that follows.
+      await reserveWithinCaps(tx, s.config.plans, p.allowances, { org_id: inbox.org_id, review_id: submission.id, recipients: recipientCount }, now);
+      const review: ReviewRow = {
+        ...submission,
+        state: applied.row.state,
+        version: applied.row.version,
+        machine_version: applied.row.machine_version,
+        snapshot: applied.row.snapshot as ReviewRow['snapshot'],
+        created_at: applied.row.created_at ?? now,
+        updated_at: applied.row.updated_at,
+      };
+      const submitted = { review, released, policy: p.policy };
+      await inTransaction?.(tx, submitted);
+      return submitted;
+    }, lockStatement([inboxSendLock(inbox.id)]));
+  }
 }

@@ -1,8 +1,8 @@
 // Categories: the row a human names and sets (categories) joined with the graduation machine
 // (machine_instances, kind 'category'); the daily auto-send counters; the queue of a category's
 // drafts (backlog, recheck broadcasts); whether a recipient was mailed before (first contact).
-import type { Executor } from './db.ts';
-import { notifyOnCommit, writeBeforeCommit } from './db.ts';
+import type { Executor, Pool } from './db.ts';
+import { lockKey, lockStatement, notifyOnCommit, withTransaction, writeBeforeCommit } from './db.ts';
 import { REVIEW_EVENTS_CHANNEL } from './review-events.ts';
 
 export type CategoryScope = 'org_shared' | 'agent_private';
@@ -133,7 +133,8 @@ const SLOT_CAP = `($2::int / ${AUTO_SEND_SLOTS} + CASE WHEN c.slot < $2::int % $
  * Counts one auto-send in a slot with room: first one no other sender holds (from a random start,
  * so senders spread), else waiting for one. Waiting senders lock slots in slot order: a slot found
  * full once its lock came stays locked while the scan goes on, and two waiters scanning from
- * different starts would each hold the slot the other waits for.
+ * different starts would each hold the slot the other waits for. One row: the slot taken (or
+ * null), and whether the org has slots today at all.
  */
 function takeSlot(skipLocked: boolean) {
   return {
@@ -142,10 +143,13 @@ function takeSlot(skipLocked: boolean) {
              SELECT c.slot FROM auto_send_counters c
               WHERE c.org_id = $1 AND c.day = ${TODAY} AND c.sent < ${SLOT_CAP}
               ORDER BY ${skipLocked ? `(c.slot + ${AUTO_SEND_SLOTS} - $3::int) % ${AUTO_SEND_SLOTS}` : 'c.slot'}
-              LIMIT 1 FOR UPDATE ${skipLocked ? 'SKIP LOCKED' : ''})
-           UPDATE auto_send_counters c SET sent = c.sent + 1 FROM pick
-            WHERE c.org_id = $1 AND c.day = ${TODAY} AND c.slot = pick.slot
-           RETURNING c.slot`,
+              LIMIT 1 FOR UPDATE ${skipLocked ? 'SKIP LOCKED' : ''}),
+           taken AS (
+             UPDATE auto_send_counters c SET sent = c.sent + 1 FROM pick
+              WHERE c.org_id = $1 AND c.day = ${TODAY} AND c.slot = pick.slot
+             RETURNING c.slot)
+           SELECT (SELECT slot FROM taken) AS slot,
+                  EXISTS (SELECT 1 FROM auto_send_counters WHERE org_id = $1 AND day = ${TODAY}) AS day_made`,
   };
 }
 
@@ -154,29 +158,47 @@ function takeSlot(skipLocked: boolean) {
  * caller's transaction. A slot with room that no other sender holds is taken at once; when none
  * is free, the sender waits for the held ones, and a slot filled meanwhile is passed over (its
  * condition is checked again on the locked row), so a send is held only when every slot is full.
- * False when the cap is reached: the hold is counted instead.
+ * False when the cap is reached: the hold is counted instead. Null, counting nothing, when the
+ * org has no slots today: the caller makes them (makeTodaysAutoSendSlots) outside its
+ * transaction, then tries again in a new one.
  */
-export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Promise<boolean> {
+export async function takeAutoSend(tx: Executor, orgId: string, cap: number): Promise<boolean | null> {
   const start = Math.floor(Math.random() * AUTO_SEND_SLOTS);
   const values = [orgId, Math.max(0, cap), start];
-  const waitValues = values.slice(0, 2);
   // A slot that looked free but was filled meanwhile stays locked by the attempt that found it full.
   // Held out of slot order while this sender waits below, it closed a circle with the waiters
   // (deadlock detected): the attempt runs in a savepoint, rolled back when it took nothing.
   await writeBeforeCommit(tx, 'SAVEPOINT auto_send_slot');
-  if ((await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
+  const free = (await tx.query<TakenSlot>({ ...takeSlot(true), values })).rows[0]!;
+  if (free.slot !== null) return true;
   await tx.query('ROLLBACK TO SAVEPOINT auto_send_slot');
-  // The first send of the day makes the day's slots, unless the daily job made them ahead.
-  const made = await tx.query(
-    `INSERT INTO auto_send_counters (org_id, day, slot) SELECT $1, ${TODAY}, s FROM generate_series(0, ${AUTO_SEND_SLOTS - 1}) s
-     ON CONFLICT DO NOTHING`,
-    [orgId],
-  );
-  if ((made.rowCount ?? 0) > 0 && (await tx.query({ ...takeSlot(true), values })).rows.length > 0) return true;
-  if ((await tx.query({ ...takeSlot(false), values: waitValues })).rows.length > 0) return true;
+  if (!free.day_made) return null;
+  if ((await tx.query<TakenSlot>({ ...takeSlot(false), values: values.slice(0, 2) })).rows[0]!.slot !== null) return true;
   // The last slot, so this lock too is taken in slot order.
   await tx.query(`UPDATE auto_send_counters SET held = held + 1 WHERE org_id = $1 AND day = ${TODAY} AND slot = ${AUTO_SEND_SLOTS - 1}`, [orgId]);
   return false;
+}
+
+type TakenSlot = { slot: number | null; day_made: boolean };
+
+/**
+ * Makes the org's slots of today (UTC) unless they are there, in a transaction of its own,
+ * committed at once. Made inside a send, they were seen by no other sender until that send
+ * committed: each sender arriving meanwhile waited for it, then for one another on the first
+ * slot. The makers take turns on a lock, so each reads what the one before it committed and adds
+ * nothing; an insert meeting rows already there would wait for every sender holding one of them.
+ */
+export async function makeTodaysAutoSendSlots(db: Pool, orgId: string): Promise<void> {
+  await withTransaction(
+    db,
+    (tx) =>
+      tx.query(
+        `INSERT INTO auto_send_counters (org_id, day, slot) SELECT $1, ${TODAY}, s FROM generate_series(0, ${AUTO_SEND_SLOTS - 1}) s
+          WHERE NOT EXISTS (SELECT 1 FROM auto_send_counters WHERE org_id = $1 AND day = ${TODAY})`,
+        [orgId],
+      ),
+    lockStatement([lockKey(`auto-send-day:${orgId}`)]),
+  );
 }
 
 export type AutoSendDay = { org_id: string; day: string; sent: number; held: number };
