@@ -4,7 +4,7 @@ import { canonicalAgentKey, ceilingOfPresented, parseAgentKey } from '../actors/
 import { effectiveRole, orgWideRole, roleAllows, type ConsoleNeed, type Role } from '../machines/policy/console-roles.ts';
 import { grantsAny } from '../machines/policy/permissions.ts';
 import { findApiKeyForAuth, type Ceiling } from '../storage/api-keys.ts';
-import type { Executor } from '../storage/db.ts';
+import type { Executor, Pool } from '../storage/db.ts';
 import type { WindowCounts } from '../storage/rate-limit.ts';
 import { sha256, matchesHash } from '../storage/secrets.ts';
 import { findProject, membershipsOf } from '../storage/tenancy.ts';
@@ -48,7 +48,7 @@ const DECOY = sha256('decoy');
 
 /** The key's authority, and its requests in the current rate window (this one counted). */
 export async function authenticateAgent(
-  db: Executor,
+  db: Pool,
   header: string | undefined,
   now: Date,
   opts: { spentSignupKey?: boolean } = {},

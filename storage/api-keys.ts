@@ -1,4 +1,4 @@
-import type { Executor } from './db.ts';
+import type { Executor, Pool } from './db.ts';
 import { RATE_WINDOW_SQL, type WindowCounts } from './rate-limit.ts';
 
 export type Ceiling = 'org' | 'project' | 'inbox';
@@ -50,7 +50,7 @@ export async function lockLiveKeyCount(db: Executor, orgId: string, agentId: str
  * is usable at `now`. `window` is null when nothing was counted.
  */
 export async function findApiKeyForAuth(
-  db: Executor,
+  db: Pool,
   id: string,
   presented: { digest: Buffer; now: Date },
 ): Promise<(ApiKeyWithAgent & { window: WindowCounts | null }) | null> {

@@ -1,4 +1,4 @@
-import type { Executor } from './db.ts';
+import type { Executor, Pool } from './db.ts';
 import { RATE_WINDOW_SQL, type WindowCounts } from './rate-limit.ts';
 
 export type EnrollmentTokenRow = {
@@ -81,7 +81,7 @@ export async function countMailboxCreated(db: Executor, orgId: string, id: strin
  * Counts one redemption attempt of the token in its current one-minute window (beside the agent
  * keys' windows, under `enroll:<id>`), committed at once so refused attempts count too.
  */
-export async function countRedemptionAttempt(db: Executor, id: string): Promise<WindowCounts> {
+export async function countRedemptionAttempt(db: Pool, id: string): Promise<WindowCounts> {
   const { rows } = await db.query<WindowCounts>(
     `WITH ${RATE_WINDOW_SQL},
            hit AS (

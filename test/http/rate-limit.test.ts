@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from '../../testkit/test.ts';
 import { decideRate } from '../../machines/policy/rate-limit.ts';
+import { createLogger } from '../../service/logger.ts';
+import { createPool, endPool } from '../../storage/db.ts';
+import { countRedemptionAttempt } from '../../storage/enrollment-tokens.ts';
+import { RATE_WINDOW_SQL } from '../../storage/rate-limit.ts';
 import { createTenant, startTestService, testConfig } from '../../testkit/service.ts';
 
 const env = { RATE_LIMIT_PER_MINUTE: '5', ENROLL_RATE_LIMIT_PER_MINUTE: '4' };
@@ -57,6 +61,23 @@ test('attempts without the secret of a token do not use up its redemptions', asy
   const forged = token.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
   for (let i = 0; i < 6; i++) assert.equal((await a.api.post('/v1/enroll', { token: forged, agent_handle: 'forger' })).status, 401);
   assert.equal((await a.api.post('/v1/enroll', { token, agent_handle: 'rightful' })).status, 201);
+});
+
+test('a request is counted by a commit that does not wait for its flush, and the connection\'s later commits still do', async () => {
+  // One connection, so the statement after the count runs where the count ran.
+  const pool = createPool(a.databaseUrl, createLogger('silent'), 1);
+  try {
+    // The suite's clusters run with it off; a deployment's with it on, as here.
+    await pool.query('SET synchronous_commit = on');
+    const { rows } = await pool.query(`WITH ${RATE_WINDOW_SQL} SELECT (SELECT async_commit FROM now) AS setting, (SELECT w FROM win) AS w`);
+    assert.equal(rows[0].setting, 'off', 'the counting statement commits without waiting for the flush');
+    const counted = await countRedemptionAttempt(pool, 'tok_async_commit');
+    assert.equal(counted.current, 1);
+    const after = await pool.query(`SELECT current_setting('synchronous_commit') AS setting`);
+    assert.equal(after.rows[0].setting, 'on', 'the setting ended with the counting statement');
+  } finally {
+    await endPool(pool);
+  }
 });
 
 test('the sliding estimate weighs the previous window by its remaining overlap', () => {
