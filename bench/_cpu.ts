@@ -48,7 +48,12 @@ export function cpuPerUnit(split: Partial<CpuSplit> & { loadMs?: number }, units
     .join(', ');
 }
 
-/** CPU milliseconds used so far by the postmaster named in the pid file and its children. */
+/**
+ * CPU milliseconds used so far by the postmaster named in the pid file and its children: the
+ * children alive now, and those that ended (a backend whose connection closed), which the
+ * postmaster has reaped into its own count of its children's time. Without them, a run in which
+ * connections closed could show less CPU at its end than at its start.
+ */
 async function postgresCpuMs(pidFile: string | null): Promise<number | null> {
   if (!pidFile || process.platform !== 'linux') return null;
   try {
@@ -57,8 +62,10 @@ async function postgresCpuMs(pidFile: string | null): Promise<number | null> {
     for (const entry of await fs.readdir('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+      // From the state on: utime and stime are the 12th and 13th, cutime and cstime the 14th and 15th.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (entry === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+      if (entry === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      else if (fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
     }
     return (ticks * 1000) / 100; // clock ticks (USER_HZ, 100 on Linux) to ms
   } catch {
