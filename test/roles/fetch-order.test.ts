@@ -7,8 +7,9 @@ import { after, test } from '../../testkit/test.ts';
 import { JOBS } from '../../actors/jobs.ts';
 import { WORKERS } from '../../actors/workers/registry.ts';
 import { createLogger } from '../../service/logger.ts';
-import { startQueue } from '../../service/queue.ts';
+import { FETCH_FORMS, fetchOnPartition, startQueue } from '../../service/queue.ts';
 import { openJobQueue } from '../../roles/workers.ts';
+import pg from 'pg';
 import { createPool, endPool, withTransaction } from '../../storage/db.ts';
 import { createTestDatabase } from '../../testkit/db.ts';
 
@@ -59,4 +60,35 @@ test('a backlog of 2,000 deliveries is fetched through that index, oldest first,
   const jobs = await queue.boss.fetch<{ review_id: string }>(JOBS.reviewDelivery.name, { batchSize: 2 });
   // The two oldest are taken (RETURNING gives them in no set order).
   assert.deepEqual(jobs.map((j) => j.data.review_id).sort(), ['rr_first', 'rr_second']);
+});
+
+test("every form of the fetch is aimed at its queue's partition, where the connection keeps one plan, read in fetch order", async () => {
+  const { rows } = await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [JOBS.reviewDelivery.name]);
+  const table = rows[0]!.partition_name;
+  assert.equal(FETCH_FORMS.size, 8);
+  for (const form of FETCH_FORMS) {
+    const aimed = fetchOnPartition(form, table);
+    assert.doesNotMatch(aimed, /pgboss\.job\b/, 'no part of it reads the whole job table');
+    assert.equal(aimed.split(`pgboss.${table}`).length - 1, 2, 'it reads and updates the partition');
+  }
+  // On a connection of its own, set as the queue's are (sorting off), the fetch as the queue prepares it.
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await client.query('SET enable_sort = off');
+    const text = fetchOnPartition(fetchText, table);
+    for (let i = 0; i < 7; i++) {
+      await client.query('BEGIN');
+      await client.query({ name: 'fetch-probe', text, values: [JOBS.reviewDelivery.name, 2] });
+      await client.query('ROLLBACK');
+    }
+    const kept = await client.query<{ generic_plans: number; custom_plans: number }>(`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'fetch-probe'`);
+    assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const plan = (await client.query(`EXPLAIN EXECUTE "fetch-probe"('${JOBS.reviewDelivery.name}', 2)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.match(plan, new RegExp(`Index Scan using ${table}_order`), plan);
+    assert.doesNotMatch(plan, /Sort Key: .*priority/, plan);
+  } finally {
+    await client.end();
+  }
 });
