@@ -67,16 +67,17 @@ test("every form of the fetch is aimed at its queue's partition, where the conne
   const table = rows[0]!.partition_name;
   assert.equal(FETCH_FORMS.size, 8);
   for (const form of FETCH_FORMS) {
-    const aimed = fetchOnPartition(form, table);
+    const aimed = fetchOnPartition(form, table, 4);
     assert.doesNotMatch(aimed, /pgboss\.job\b/, 'no part of it reads the whole job table');
     assert.equal(aimed.split(`pgboss.${table}`).length - 1, 2, 'it reads and updates the partition');
+    assert.match(aimed, /LIMIT 4\n/, 'its batch size is written in');
   }
   // On a connection of its own, set as the queue's are (sorting off), the fetch as the queue prepares it.
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
     await client.query('SET enable_sort = off');
-    const text = fetchOnPartition(fetchText, table);
+    const text = fetchOnPartition(fetchText, table, 2);
     for (let i = 0; i < 7; i++) {
       await client.query('BEGIN');
       await client.query({ name: 'fetch-probe', text, values: [JOBS.reviewDelivery.name, 2] });
