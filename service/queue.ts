@@ -83,7 +83,7 @@ export async function startQueue(url: string, log: Logger, off: readonly string[
   // a queue's index in fetch order (roles/workers.ts) even when a young table's statistics say
   // its backlog is two jobs, where the planner otherwise sorted thousands at each fetch.
   const pool = createPool(url, log, 5, 'agent-inbox-queue', { enable_sort: 'off' });
-  // Each queue's partition, read once (a queue's partition is made with the queue and kept).
+  // Each queue's partition, read once: pg-boss names it by the queue's name, so a queue made again keeps it.
   const partitions = new Map<string, Promise<string | null>>();
   const partitionOf = (name: string) => {
     let table = partitions.get(name);
@@ -100,7 +100,15 @@ export async function startQueue(url: string, log: Logger, off: readonly string[
   const executeSql = async (text: string, values?: unknown[]) => {
     if (FETCH_FORMS.has(text) && values && typeof values[0] === 'string' && Number.isSafeInteger(values[1]) && (values[1] as number) > 0) {
       const table = await partitionOf(values[0]);
-      if (table) return query(pool, fetchOnPartition(text, table, values[1] as number), values);
+      if (table) {
+        try {
+          return await query(pool, fetchOnPartition(text, table, values[1] as number), values);
+        } catch (err) {
+          // A queue being dropped has no partition for a moment: fetched as pg-boss does, its partition asked again.
+          if ((err as { code?: string }).code !== '42P01') throw err;
+          partitions.delete(values[0]);
+        }
+      }
     }
     if (!UNAWAITED.has(text)) return query(pool, text, values);
     return recordOutcome(text, values);

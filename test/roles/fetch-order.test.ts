@@ -93,3 +93,23 @@ test("every form of the fetch is aimed at its queue's partition, where the conne
     await client.end();
   }
 });
+
+test('a queue dropped and made again is still fetched: its partition is named by the queue', async () => {
+  const probe = await startQueue(database.url, log);
+  try {
+    const name = 'probe-remade';
+    await probe.boss.createQueue(name, { name });
+    await withTransaction(db, (tx) => probe.send(tx, name, { n: 1 }));
+    const [first] = await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 });
+    assert.equal(first?.data.n, 1);
+    await probe.boss.complete(name, first!.id);
+    await db.query(`DELETE FROM pgboss.job WHERE name = $1`, [name]);
+    await probe.boss.deleteQueue(name);
+    await probe.boss.createQueue(name, { name });
+    await withTransaction(db, (tx) => probe.send(tx, name, { n: 2 }));
+    assert.deepEqual((await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 })).map((j) => j.data.n), [2], 'the job of the queue made again');
+    assert.deepEqual((await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 })).map((j) => j.data.n), [], 'and nothing more');
+  } finally {
+    await probe.stop();
+  }
+});
