@@ -217,10 +217,9 @@ export async function closeAutoSendDays(db: Executor): Promise<AutoSendDay[]> {
 }
 
 /**
- * Makes tomorrow's slots (UTC) for every customer that auto-sent today. Made by a send, the day's
- * first slots are uncommitted rows until that send commits: the customer's other sends arriving
- * then wait for it, and then for each other on slot 0. Made ahead, they are there at midnight.
- * Answers how many customers' days were made.
+ * Makes tomorrow's slots (UTC) for every customer that auto-sent today, so they are there at
+ * midnight: the day's first sends then need no attempt given up and no making of their own
+ * (makeTodaysAutoSendSlots). Answers how many customers' days were made.
  */
 export async function makeTomorrowsAutoSendSlots(db: Executor): Promise<number> {
   const { rowCount } = await db.query(

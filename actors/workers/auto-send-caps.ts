@@ -1,8 +1,8 @@
 // The daily auto-send cap's day boundary: counters are kept per UTC day, so a new day starts at
 // zero by itself; this job removes the days that ended and reports what each customer auto-sent
 // and how many would-be auto-sends the cap queued for review instead. It also makes tomorrow's
-// counters for the customers auto-sending today, so their first sends after midnight do not
-// wait for one another.
+// counters for the customers auto-sending today, so their first sends after midnight find them
+// there rather than making them first.
 import { closeAutoSendDays, makeTomorrowsAutoSendSlots } from '../../storage/categories.ts';
 import { JOBS } from '../jobs.ts';
 import type { Worker } from './worker.ts';
