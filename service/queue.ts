@@ -31,8 +31,9 @@ export type Queue = {
 };
 
 const SCHEMA = 'pgboss';
+const COMPLETE = plans.completeJobs(SCHEMA);
 // The statements pg-boss's worker loop runs after a job without awaiting them (manager.js onFetch).
-const UNAWAITED = new Set<string>([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
+const UNAWAITED = new Set<string>([COMPLETE, plans.failJobsById(SCHEMA)]);
 // A third of the shortest expiry of a queue (60 s, actors/jobs.ts).
 const OUTCOME_RETRY_MS = 20_000;
 const OUTCOME_RETRY_PAUSE_MS = 500;
@@ -59,6 +60,14 @@ export function fetchOnPartition(text: string, table: string, batchSize: number)
     .replace(`FROM ${SCHEMA}.job\n`, `FROM ${SCHEMA}.${table}\n`)
     .replace(`UPDATE ${SCHEMA}.job j`, `UPDATE ${SCHEMA}.${table} j`)
     .replace('LIMIT $2\n', `LIMIT ${batchSize}\n`);
+}
+
+/**
+ * pg-boss's completion aimed at the partition of its queue. It too names the queue as a parameter,
+ * and was planned anew at every call for it: its kept plan would visit every queue's partition.
+ */
+export function completionOnPartition(table: string): string {
+  return COMPLETE.replace(`UPDATE ${SCHEMA}.job\n`, `UPDATE ${SCHEMA}.${table}\n`);
 }
 
 /**
@@ -91,38 +100,51 @@ export async function startQueue(url: string, log: Logger, off: readonly string[
       table = pool
         .query<{ partition_name: string }>(`SELECT partition_name FROM ${SCHEMA}.queue WHERE name = $1`, [name])
         .then(({ rows }) => (rows[0] && PARTITION.test(rows[0].partition_name) ? rows[0].partition_name : null));
-      // Not kept when it failed or found none: the next fetch asks again.
+      // Not kept when it failed or found none: the next statement aimed there asks again.
       table.then((t) => t ?? partitions.delete(name), () => partitions.delete(name));
       partitions.set(name, table);
     }
     return table;
   };
-  const executeSql = async (text: string, values?: unknown[]) => {
-    if (FETCH_FORMS.has(text) && values && typeof values[0] === 'string' && Number.isSafeInteger(values[1]) && (values[1] as number) > 0) {
-      const table = await partitionOf(values[0]);
-      if (table) {
-        try {
-          return await query(pool, fetchOnPartition(text, table, values[1] as number), values);
-        } catch (err) {
-          // A queue being dropped has no partition for a moment: fetched as pg-boss does, its partition asked again.
-          if ((err as { code?: string }).code !== '42P01') throw err;
-          partitions.delete(values[0]);
-        }
+  // The text a statement of pg-boss's runs as on the queue's own partition, when it is one of
+  // those aimed there (its queue's name is the first value) and the partition is known.
+  const aimed = async (text: string, values?: unknown[]): Promise<string | null> => {
+    const [name, size] = values ?? [];
+    if (typeof name !== 'string') return null;
+    if (FETCH_FORMS.has(text) && Number.isSafeInteger(size) && (size as number) > 0) {
+      const table = await partitionOf(name);
+      return table && fetchOnPartition(text, table, size as number);
+    }
+    if (text === COMPLETE) {
+      const table = await partitionOf(name);
+      return table && completionOnPartition(table);
+    }
+    return null;
+  };
+  const run = async (text: string, values?: unknown[]) => {
+    const onPartition = await aimed(text, values);
+    if (onPartition) {
+      try {
+        return await query(pool, onPartition, values);
+      } catch (err) {
+        // A queue being dropped has no partition for a moment: run as pg-boss wrote it, its partition asked again.
+        if ((err as { code?: string }).code !== '42P01') throw err;
+        partitions.delete(values![0] as string);
       }
     }
-    if (!UNAWAITED.has(text)) return query(pool, text, values);
-    return recordOutcome(text, values);
+    return query(pool, text, values);
   };
+  const executeSql = (text: string, values?: unknown[]) => (UNAWAITED.has(text) ? recordOutcome(() => run(text, values)) : run(text, values));
   // pg-boss records a job's outcome without awaiting it: with the database gone that rejection
   // would end the process. The outcome is tried again while the database comes back (a job left
   // active would wait for its expiry, minutes for a delivery), for a third of the shortest expiry
   // of a queue: an expired job may be another worker's, and its outcome no longer this one's to
   // record. Given up, the job expires and is retried by its queue policy, as when a worker dies.
-  const recordOutcome = async (text: string, values?: unknown[]) => {
+  const recordOutcome = async (attempt: () => Promise<{ rows: unknown[] }>) => {
     const until = Date.now() + OUTCOME_RETRY_MS;
     for (;;) {
       try {
-        return await query(pool, text, values);
+        return await attempt();
       } catch (err) {
         if (!running || Date.now() + OUTCOME_RETRY_PAUSE_MS > until) {
           log.warn({ err: (err as Error).message }, 'recording a job outcome failed; the job will expire and be retried');
