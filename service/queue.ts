@@ -65,9 +65,13 @@ export function fetchOnPartition(text: string, table: string, batchSize: number)
 /**
  * pg-boss's completion aimed at the partition of its queue. It too names the queue as a parameter,
  * and was planned anew at every call for it: its kept plan would visit every queue's partition.
+ * Its jobs are matched as `id = ANY(...)`, the same rows as pg-boss's `IN (SELECT UNNEST(...))`:
+ * a kept plan of that join, made while the queue was small, read the whole queue at each call.
  */
 export function completionOnPartition(table: string): string {
-  return COMPLETE.replace(`UPDATE ${SCHEMA}.job\n`, `UPDATE ${SCHEMA}.${table}\n`);
+  return COMPLETE
+    .replace(`UPDATE ${SCHEMA}.job\n`, `UPDATE ${SCHEMA}.${table}\n`)
+    .replace('AND id IN (SELECT UNNEST($2::uuid[]))\n', 'AND id = ANY($2::uuid[])\n');
 }
 
 /**

@@ -94,40 +94,41 @@ test("every form of the fetch is aimed at its queue's partition, where the conne
   }
 });
 
-test("a job's completion is aimed at its queue's partition, where the connection keeps one plan, and completes the job", async () => {
-  const { rows } = await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [JOBS.reviewDelivery.name]);
-  const table = rows[0]!.partition_name;
-  const text = completionOnPartition(table);
-  assert.doesNotMatch(text, /pgboss\.job\b/, 'it does not update the whole job table');
-  assert.match(text, new RegExp(`UPDATE pgboss\\.${table}\n`));
-  // Prepared on a connection of its own, as the queue's pool prepares it, and run seven times.
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    for (let i = 0; i < 7; i++) {
-      await client.query('BEGIN');
-      await client.query({ name: 'complete-probe', text, values: [JOBS.reviewDelivery.name, ['00000000-0000-4000-8000-000000000000'], null] });
-      await client.query('ROLLBACK');
-    }
-    const kept = await client.query<{ generic_plans: number; custom_plans: number }>(`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'complete-probe'`);
-    assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
-  } finally {
-    await client.end();
-  }
-  // Through the queue: fetched, completed, and recorded as completed.
+test("a job's completion is aimed at its queue's partition, where the connection keeps a plan that reads only its jobs, and completes them", async () => {
   const probe = await startQueue(database.url, log);
   try {
-    const name = JOBS.reviewDelivery.name;
-    await withTransaction(db, (tx) => probe.send(tx, name, { org_id: 'org_probe', review_id: 'rr_completed' }));
-    const fetched: Array<{ id: string; data: { review_id: string } }> = [];
-    while (!fetched.some((j) => j.data.review_id === 'rr_completed')) {
-      const batch = await probe.boss.fetch<{ review_id: string }>(name, { batchSize: 100 });
-      assert.ok(batch.length > 0, 'the job was fetched');
-      fetched.push(...batch);
+    // A queue of its own, young: the plan is made and kept while it is empty, then meets a backlog.
+    const name = 'probe-completion';
+    await probe.boss.createQueue(name, { name });
+    const { rows } = await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [name]);
+    const table = rows[0]!.partition_name;
+    const text = completionOnPartition(table);
+    assert.doesNotMatch(text, /pgboss\.job\b/, 'it does not update the whole job table');
+    assert.match(text, new RegExp(`UPDATE pgboss\\.${table}\n`));
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (let i = 0; i < 7; i++) await client.query({ name: 'complete-probe', text, values: [name, ['00000000-0000-4000-8000-000000000000'], null] });
+      const kept = await client.query<{ generic_plans: number }>(`SELECT generic_plans::int FROM pg_prepared_statements WHERE name = 'complete-probe'`);
+      assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
+      await withTransaction(db, async (tx) => {
+        for (let i = 0; i < 2000; i++) await probe.send(tx, name, { n: i });
+      });
+      const jobs = await probe.boss.fetch<{ n: number }>(name, { batchSize: 3 });
+      assert.equal(jobs.length, 3);
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      const ids = `'{${jobs.map((j) => j.id).join(',')}}'`;
+      const plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE "complete-probe"('${name}', ${ids}, NULL)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(plan, new RegExp(`Index Scan using ${table}_pkey on ${table}`), plan);
+      assert.match(plan, /Index Cond: \(\(name = \$1\) AND \(id = ANY \(\$2\)\)\)/, plan);
+      assert.match(plan, /Update on \S+ .*rows=3 loops=1\)/, `it completed the three jobs: ${plan}`);
+    } finally {
+      await client.end();
     }
-    const job = fetched.find((j) => j.data.review_id === 'rr_completed')!;
-    await probe.boss.complete(name, job.id);
-    const { rows: state } = await db.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = $1 AND id = $2`, [name, job.id]);
+    // Through the queue: fetched, completed, and recorded as completed.
+    const [job] = await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 });
+    await probe.boss.complete(name, job!.id);
+    const { rows: state } = await db.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = $1 AND id = $2`, [name, job!.id]);
     assert.equal(state[0]?.state, 'completed');
   } finally {
     await probe.stop();
