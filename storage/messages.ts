@@ -470,7 +470,7 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
-  const bounds = s.q === null ? [] : await recencyBounds(db, at);
+  const bounds = s.q === null ? [] : await keptRecencyBounds(db, at);
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
     wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated, bounds];
   const onMessage = [s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.authenticated].some((v) => v !== null);
@@ -507,12 +507,38 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
 // span of some 50,000 messages (a few hundred matches), not from all of its matches in the inbox.
 export const SEARCH_RECENCY_SPANS = [2_000, 8_000, 32_000, 128_000, 512_000];
 
+// An inbox's bounds are kept for a few seconds, so a search soon after another spares the
+// statement reading them: bounds read earlier only leave a longer newest span (see below). Only
+// a migration may move search_recency_since, below which the spans must not reach; it forgets them.
+const RECENCY_BOUNDS_KEPT_MS = 10_000;
+const RECENCY_BOUNDS_INBOXES = 1_000;
+const keptBounds = new Map<string, { bounds: string[]; until: number }>();
+
+async function keptRecencyBounds(db: Executor, at: InboxKey): Promise<string[]> {
+  const key = `${at.org_id} ${at.inbox_id}`;
+  const kept = keptBounds.get(key);
+  if (kept && kept.until > Date.now()) return kept.bounds;
+  const bounds = await recencyBounds(db, at);
+  // The map keeps insertion order: the inbox read longest ago goes first.
+  keptBounds.delete(key);
+  if (keptBounds.size >= RECENCY_BOUNDS_INBOXES) keptBounds.delete(keptBounds.keys().next().value!);
+  keptBounds.set(key, { bounds, until: Date.now() + RECENCY_BOUNDS_KEPT_MS });
+  return bounds;
+}
+
+/** Forgets every inbox's kept recency bounds (storage/migrate.ts, after a migration). */
+export function forgetRecencyBounds(): void {
+  keptBounds.clear();
+}
+
 /**
  * The seqs bounding the inbox's recency spans, newest first: span i holds the messages after
  * bound i and up to bound i - 1 (the first, every message after bound 0; the last, every message
  * up to the last bound). None for an inbox of fewer than SEARCH_RECENCY_SPANS[0] messages. The
  * spans are told apart by seq, which all inboxes share, so their sizes are estimated from how
  * far back the inbox's 2,000th newest message is; a wrong estimate costs time, never a match.
+ * So do bounds read a while ago: messages stored since then fall in the first span, which reaches
+ * the newest message the search sees, and the last span reaches back to the oldest.
  * Only spans of messages stored with recency words (after search_recency_since) are bounded.
  */
 async function recencyBounds(db: Executor, at: InboxKey): Promise<string[]> {

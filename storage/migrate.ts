@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withSessionLock, type Pool } from './db.ts';
+import { forgetRecencyBounds } from './messages.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const LOCK_KEY = 7_146_001; // any constant shared by every process of this service
@@ -45,6 +46,8 @@ export async function migrate(pool: Pool): Promise<string[]> {
       }
       applied.push(file);
     }
+    // A search's kept recency bounds were read under the schema before (storage/messages.ts).
+    if (applied.length > 0) forgetRecencyBounds();
     return applied;
   });
 }

@@ -7,7 +7,7 @@ import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { migrate } from '../../storage/migrate.ts';
 import type { Executor } from '../../storage/db.ts';
-import { SEARCH_RANKED_WINDOW, SEARCH_RECENCY_SPANS, searchMessages, type SearchQuery } from '../../storage/messages.ts';
+import { SEARCH_RANKED_WINDOW, SEARCH_RECENCY_SPANS, forgetRecencyBounds, searchMessages, type SearchQuery } from '../../storage/messages.ts';
 
 const svc = await startTestService({ roles: ['api', 'smtp'] });
 const db = svc.services.db;
@@ -130,6 +130,24 @@ test('a stored message carries its recency words', async () => {
   assert.equal(rows[0].marks, 7, 'a mark in its pairs at each scale');
   const found = await searchMessages(db, at, query('fresh'));
   assert.deepEqual(found.map((m) => m.subject), ['Fresh']);
+});
+
+test('a search soon after another reads the bounds it kept, and finds the messages stored since, newest first', async () => {
+  forgetRecencyBounds();
+  const counting = (texts: string[]) =>
+    ({ query: (config: { text: string } | string, values?: unknown[]) => (texts.push(typeof config === 'string' ? config : config.text), db.query(config, values)) }) as unknown as Executor;
+  const first: string[] = [];
+  await searchMessages(counting(first), at, query('alpha'));
+  assert.equal(first.length, 2, 'the bounds, then the search');
+  for (const n of [1, 2, 3]) await sendMail(svc, { from: 'log@ops.example', to: inbox.address, subject: `Hotel ${n}`, text: `Alpha hotel entry ${n}.` });
+  const second: string[] = [];
+  const hotel = await searchMessages(counting(second), at, query('hotel'));
+  assert.equal(second.length, 1, 'the search alone');
+  assert.deepEqual(hotel.map((m) => m.subject).sort(), ['Hotel 1', 'Hotel 2', 'Hotel 3']);
+  const alpha = await searchMessages(db, at, query('alpha'));
+  const expected = await newestMatches('alpha');
+  assert.deepEqual(alpha.map((m) => m.id).sort(), [...expected].sort(), 'alpha: the newest matches');
+  for (const m of hotel) assert.ok(expected.includes(m.id), `${m.subject} among them`);
 });
 
 test('a message\'s recency words and marks are one per scale, and are computed inside the statement storing it', async () => {
