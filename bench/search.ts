@@ -4,6 +4,8 @@
 // default) in one inbox, beside the cost of a trivial indexed lookup measured in the same run: a
 // primary-key SELECT of one message on the same table, and the HTTP read of one message. The
 // ratios say how a search compares with the cheapest read this machine does at that moment.
+// Searches and references run from a client process of their own (_search-client.ts), as a
+// client would: the service's event loop serves them, never also the client's work.
 // The corpus is made in SQL (INSERT ... SELECT over generate_series, two connections, the search
 // indexes built once at the end), so a million messages load in minutes; its vectors and pairs
 // are computed by the same SQL functions as a stored message's. `--explain` prints one
@@ -11,6 +13,9 @@
 // DATABASE_URL; with `--keep` on DATABASE_URL the corpus stays there, and a later run with
 // `--keep` and the same `--corpus` measures it again without loading it. Figures are printed,
 // never asserted.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ORG_OWNER } from '../machines/policy/console-roles.ts';
 import { createInbox } from '../actors/inboxes.ts';
@@ -20,6 +25,7 @@ import { createLogger } from '../service/logger.ts';
 import { startService } from '../roles/start.ts';
 import type { Executor, Pool } from '../storage/db.ts';
 import { searchMessages, type SearchQuery } from '../storage/messages.ts';
+import type { SearchClientArgs, SearchClientResult } from './_search-client.ts';
 import { benchDatabase, benchEnv } from './_service.ts';
 import { prng, vocabulary, zipf } from './_words.ts';
 
@@ -58,7 +64,7 @@ export async function run(argv: string[]): Promise<void> {
     }
     const kinds = await queryKinds(db, tenant.inbox, corpusWords().words);
     if (values.explain) await explain(db, tenant.inbox, kinds);
-    const r = await measure(service.httpUrl!, db, tenant, kinds, Number(values['per-kind']));
+    const r = await measure(service.httpUrl!, database.url, db, tenant, kinds, Number(values['per-kind']));
     const f = (n: number) => n.toFixed(1).padStart(6);
     console.log(`reference, p50 / p99: primary-key SELECT ${f(pct(r.pk, 50))} / ${f(pct(r.pk, 99))} ms, ` +
       `HTTP read of one message ${f(pct(r.get, 50))} / ${f(pct(r.get, 99))} ms`);
@@ -228,45 +234,28 @@ async function queryKinds(db: Pool, inbox: Inbox, words: string[]): Promise<Kind
   ];
 }
 
-async function measure(httpUrl: string, db: Pool, tenant: { key: string; inbox: Inbox }, kinds: Kind[], rounds: number) {
-  const headers = { authorization: `Bearer ${tenant.key}` };
+/**
+ * Runs every kind's queries, `rounds` each after 2 warm-up rounds, from a client process of its own
+ * (_search-client.ts), with the two references timed in the same loop.
+ */
+async function measure(httpUrl: string, databaseUrl: string, db: Pool, tenant: { key: string; inbox: Inbox }, kinds: Kind[], rounds: number) {
   const { rows: ids } = await db.query<{ id: string }>(
     'SELECT id FROM messages TABLESAMPLE SYSTEM (1) WHERE org_id = $1 AND inbox_id = $2 LIMIT 500',
     [tenant.inbox.org_id, tenant.inbox.id],
   );
-  const id = () => ids[Math.floor(Math.random() * ids.length)]!.id;
-  const get = async (url: string) => {
-    const started = performance.now();
-    const r = await fetch(url, { headers });
-    const body = await r.json();
-    const ms = performance.now() - started;
-    if (r.status !== 200) throw new Error(`${url} answered ${r.status}: ${JSON.stringify(body)}`);
-    return { ms, body };
-  };
-  const search = (params: Record<string, string>) => get(`${httpUrl}/v1/inboxes/${tenant.inbox.id}/messages/search?${new URLSearchParams(params)}`);
-  const pk: number[] = [];
-  const reads: number[] = [];
-  const byKind: Record<string, number[]> = {};
-  const hitSums: Record<string, number> = {};
   const warm = 2;
-  for (let round = 0; round < rounds + warm; round++) {
-    for (const kind of kinds) {
-      const params = kind.query();
-      let page = await search(params);
-      for (let p = 1; p < (kind.pages ?? 1) && page.body.next_cursor; p++) page = await search({ ...params, cursor: page.body.next_cursor });
-      const started = performance.now();
-      await db.query('SELECT id, subject FROM messages WHERE org_id = $1 AND inbox_id = $2 AND id = $3', [tenant.inbox.org_id, tenant.inbox.id, id()]);
-      const pkMs = performance.now() - started;
-      const read = await get(`${httpUrl}/v1/messages/${id()}`);
-      if (round < warm) continue;
-      (byKind[kind.name] ??= []).push(page.ms);
-      hitSums[kind.name] = (hitSums[kind.name] ?? 0) + page.body.data.length;
-      pk.push(pkMs);
-      reads.push(read.ms);
-    }
-  }
-  const hits = Object.fromEntries(Object.entries(hitSums).map(([k, v]) => [k, Math.round(v / byKind[k]!.length)]));
-  return { byKind, hits, pk, get: reads, rounds };
+  const queries = Array.from({ length: rounds + warm }, (_, round) =>
+    kinds.map((kind) => ({ kind: kind.name, params: kind.query(), pages: kind.pages ?? 1, counted: round >= warm })),
+  ).flat();
+  const args: SearchClientArgs = { httpUrl, key: tenant.key, inbox: tenant.inbox, databaseUrl, ids: ids.map((r) => r.id), queries };
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '_search-client.ts')], { cwd: path.resolve(here, '..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify(args));
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`the search client exited ${code}`);
+  return { ...(JSON.parse(out) as SearchClientResult), rounds };
 }
 
 /** EXPLAIN ANALYZE of each statement one search of each kind runs. */
