@@ -7,7 +7,7 @@ import { after, test } from '../../testkit/test.ts';
 import { JOBS } from '../../actors/jobs.ts';
 import { WORKERS } from '../../actors/workers/registry.ts';
 import { createLogger } from '../../service/logger.ts';
-import { FETCH_FORMS, completionOnPartition, fetchOnPartition, startQueue } from '../../service/queue.ts';
+import { FETCH_FORMS, completionOnPartition, fetchOnPartition, startQueue, type Queue } from '../../service/queue.ts';
 import { openJobQueue } from '../../roles/workers.ts';
 import pg from 'pg';
 import { createPool, endPool, withTransaction } from '../../storage/db.ts';
@@ -26,6 +26,35 @@ after(async () => {
   await endPool(db);
   await database.drop();
 });
+
+const partitionOf = async (queue: string) =>
+  (await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [queue])).rows[0]!.partition_name;
+
+/** Asserts that `client` keeps a plan for its prepared statement `name` rather than planning each call. */
+async function assertKeptPlan(client: pg.Client, name: string): Promise<void> {
+  const kept = await client.query<{ generic_plans: number; custom_plans: number }>(
+    'SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = $1',
+    [name],
+  );
+  assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
+}
+
+/** The plan `client` keeps, as `explain` (an EXPLAIN of an EXECUTE) shows it. */
+async function keptPlanOf(client: pg.Client, explain: string): Promise<string> {
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  return (await client.query(explain)).rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+/** Runs `fn` on a queue of its own, `name`, made on a job queue of this test's own. */
+async function withProbeQueue(name: string, fn: (probe: Queue) => Promise<void>): Promise<void> {
+  const probe = await startQueue(database.url, log);
+  try {
+    await probe.boss.createQueue(name, { name });
+    await fn(probe);
+  } finally {
+    await probe.stop();
+  }
+}
 
 const orderIndexes = async () =>
   (await db.query<{ name: string }>(`SELECT q.name FROM pgboss.queue q JOIN pg_indexes i ON i.schemaname = 'pgboss' AND i.indexname = q.partition_name || '_order' ORDER BY 1`)).rows.map((r) => r.name);
@@ -63,8 +92,7 @@ test('a backlog of 2,000 deliveries is fetched through that index, oldest first,
 });
 
 test("every form of the fetch is aimed at its queue's partition, where the connection keeps one plan, read in fetch order", async () => {
-  const { rows } = await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [JOBS.reviewDelivery.name]);
-  const table = rows[0]!.partition_name;
+  const table = await partitionOf(JOBS.reviewDelivery.name);
   assert.equal(FETCH_FORMS.size, 8);
   for (const form of FETCH_FORMS) {
     const aimed = fetchOnPartition(form, table, 4);
@@ -83,10 +111,8 @@ test("every form of the fetch is aimed at its queue's partition, where the conne
       await client.query({ name: 'fetch-probe', text, values: [JOBS.reviewDelivery.name, 2] });
       await client.query('ROLLBACK');
     }
-    const kept = await client.query<{ generic_plans: number; custom_plans: number }>(`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'fetch-probe'`);
-    assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
-    await client.query('SET plan_cache_mode = force_generic_plan');
-    const plan = (await client.query(`EXPLAIN EXECUTE "fetch-probe"('${JOBS.reviewDelivery.name}', 2)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    await assertKeptPlan(client, 'fetch-probe');
+    const plan = await keptPlanOf(client, `EXPLAIN EXECUTE "fetch-probe"('${JOBS.reviewDelivery.name}', 2)`);
     assert.match(plan, new RegExp(`Index Scan using ${table}_order`), plan);
     assert.doesNotMatch(plan, /Sort Key: .*priority/, plan);
   } finally {
@@ -95,13 +121,10 @@ test("every form of the fetch is aimed at its queue's partition, where the conne
 });
 
 test("a job's completion is aimed at its queue's partition, where the connection keeps a plan that reads only its jobs, and completes them", async () => {
-  const probe = await startQueue(database.url, log);
-  try {
-    // A queue of its own, young: the plan is made and kept while it is empty, then meets a backlog.
-    const name = 'probe-completion';
-    await probe.boss.createQueue(name, { name });
-    const { rows } = await db.query<{ partition_name: string }>(`SELECT partition_name FROM pgboss.queue WHERE name = $1`, [name]);
-    const table = rows[0]!.partition_name;
+  // A queue of its own, young: the plan is made and kept while it is empty, then meets a backlog.
+  const name = 'probe-completion';
+  await withProbeQueue(name, async (probe) => {
+    const table = await partitionOf(name);
     const text = completionOnPartition(table);
     assert.doesNotMatch(text, /pgboss\.job\b/, 'it does not update the whole job table');
     assert.match(text, new RegExp(`UPDATE pgboss\\.${table}\n`));
@@ -109,16 +132,14 @@ test("a job's completion is aimed at its queue's partition, where the connection
     await client.connect();
     try {
       for (let i = 0; i < 7; i++) await client.query({ name: 'complete-probe', text, values: [name, ['00000000-0000-4000-8000-000000000000'], null] });
-      const kept = await client.query<{ generic_plans: number }>(`SELECT generic_plans::int FROM pg_prepared_statements WHERE name = 'complete-probe'`);
-      assert.ok(kept.rows[0]!.generic_plans >= 1, `the connection kept a plan: ${JSON.stringify(kept.rows[0])}`);
+      await assertKeptPlan(client, 'complete-probe');
       await withTransaction(db, async (tx) => {
         for (let i = 0; i < 2000; i++) await probe.send(tx, name, { n: i });
       });
       const jobs = await probe.boss.fetch<{ n: number }>(name, { batchSize: 3 });
       assert.equal(jobs.length, 3);
-      await client.query('SET plan_cache_mode = force_generic_plan');
       const ids = `'{${jobs.map((j) => j.id).join(',')}}'`;
-      const plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE "complete-probe"('${name}', ${ids}, NULL)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const plan = await keptPlanOf(client, `EXPLAIN (ANALYZE, BUFFERS) EXECUTE "complete-probe"('${name}', ${ids}, NULL)`);
       assert.match(plan, new RegExp(`Index Scan using ${table}_pkey on ${table}`), plan);
       assert.match(plan, /Index Cond: \(\(name = \$1\) AND \(id = ANY \(\$2\)\)\)/, plan);
       assert.match(plan, /Update on \S+ .*rows=3 loops=1\)/, `it completed the three jobs: ${plan}`);
@@ -130,16 +151,12 @@ test("a job's completion is aimed at its queue's partition, where the connection
     await probe.boss.complete(name, job!.id);
     const { rows: state } = await db.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE name = $1 AND id = $2`, [name, job!.id]);
     assert.equal(state[0]?.state, 'completed');
-  } finally {
-    await probe.stop();
-  }
+  });
 });
 
 test('a queue dropped and made again is still fetched: its partition is named by the queue', async () => {
-  const probe = await startQueue(database.url, log);
-  try {
-    const name = 'probe-remade';
-    await probe.boss.createQueue(name, { name });
+  const name = 'probe-remade';
+  await withProbeQueue(name, async (probe) => {
     await withTransaction(db, (tx) => probe.send(tx, name, { n: 1 }));
     const [first] = await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 });
     assert.equal(first?.data.n, 1);
@@ -150,7 +167,5 @@ test('a queue dropped and made again is still fetched: its partition is named by
     await withTransaction(db, (tx) => probe.send(tx, name, { n: 2 }));
     assert.deepEqual((await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 })).map((j) => j.data.n), [2], 'the job of the queue made again');
     assert.deepEqual((await probe.boss.fetch<{ n: number }>(name, { batchSize: 1 })).map((j) => j.data.n), [], 'and nothing more');
-  } finally {
-    await probe.stop();
-  }
+  });
 });
