@@ -295,7 +295,6 @@ async function storeForInbox(
       size: a.size,
       content_id: a.content_id,
       inline: a.inline,
-      content: a.content,
     })),
     raw: input.raw,
   }, {

@@ -87,7 +87,8 @@ export type InboxKey = { org_id: string; inbox_id: string };
 export type NewMessage = Omit<MessageRow, 'seq' | 'received_at' | 'attachment_count' | 'auto_submitted'> & {
   auto_submitted?: string | null;
   search_addresses: string;
-  attachments: Array<AttachmentMeta & { part_index: number; content: Buffer }>;
+  /** Their bytes stay in `raw`, read from it when downloaded (readAttachment). */
+  attachments: Array<AttachmentMeta & { part_index: number }>;
   raw: Buffer;
 };
 
@@ -120,12 +121,12 @@ const INSERT_MESSAGE = `
   WITH place AS (
     SELECT coalesce(
       (SELECT k.thread_id FROM thread_keys k
-        WHERE k.org_id = $1 AND k.inbox_id = $3 AND k.message_key = ANY($43::text[])
-        ORDER BY array_position($43::text[], k.message_key) LIMIT 1),
+        WHERE k.org_id = $1 AND k.inbox_id = $3 AND k.message_key = ANY($42::text[])
+        ORDER BY array_position($42::text[], k.message_key) LIMIT 1),
       (SELECT t.id FROM threads t
-        WHERE $44::text IS NOT NULL AND t.org_id = $1 AND t.inbox_id = $3
-          AND md5(t.normalized_subject) = md5($44) AND t.normalized_subject = $44
-          AND t.updated_at > $46::timestamptz AND $45::text = ANY(t.participants)
+        WHERE $43::text IS NOT NULL AND t.org_id = $1 AND t.inbox_id = $3
+          AND md5(t.normalized_subject) = md5($43) AND t.normalized_subject = $43
+          AND t.updated_at > $45::timestamptz AND $44::text = ANY(t.participants)
         ORDER BY t.updated_at DESC LIMIT 1),
       $5::text) AS thread_id),
   -- Bodies are cut at 100,000 characters, subjects and addresses at 10,000: to_tsvector refuses
@@ -140,7 +141,7 @@ const INSERT_MESSAGE = `
     SELECT $1::text, $2::text, $3::text, $4::text, place.thread_id, $6::text, $7::text, $8::bool,
       $9::text, $10::text, $11::jsonb, $12::jsonb, $13::jsonb, $14::text, $15::text, $16::text, $17::timestamptz, $18::text,
       $19::text, $20::text, $21::text[], $22::text, $23::text, $24::text, $25::text, $26::text,
-      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text, $52::jsonb, $53::jsonb, $54::text
+      $27::int, cardinality($33::text[]), $28::text, $29::text, $30::text, $51::jsonb, $52::jsonb, $53::text
       FROM place
     RETURNING seq, received_at, thread_id),
   srch AS (
@@ -152,19 +153,18 @@ const INSERT_MESSAGE = `
     INSERT INTO message_sources (org_id, project_id, inbox_id, message_id, raw) VALUES ($1, $2, $3, $4, $31)),
   att AS (
     INSERT INTO attachments (org_id, project_id, inbox_id, message_id, id, part_index, filename, content_type, size,
-                             content_id, inline, content)
-    SELECT $1, $2, $3, $4, a.id, a.part_index, a.filename, a.content_type, a.size, a.content_id, a.inline,
-           substring($40::bytea FROM a.start + 1 FOR a.length)
-      FROM unnest($33::text[], $34::int[], $35::text[], $36::text[], $37::int[], $38::text[], $39::bool[], $55::int[], $56::int[])
-        AS a(id, part_index, filename, content_type, size, content_id, inline, start, length)),
+                             content_id, inline)
+    SELECT $1, $2, $3, $4, a.id, a.part_index, a.filename, a.content_type, a.size, a.content_id, a.inline
+      FROM unnest($33::text[], $34::int[], $35::text[], $36::text[], $37::int[], $38::text[], $39::bool[])
+        AS a(id, part_index, filename, content_type, size, content_id, inline)),
   keys AS (
     INSERT INTO thread_keys (org_id, project_id, inbox_id, message_key, thread_id)
-    SELECT DISTINCT $1, $2, $3, k, msg.thread_id FROM unnest($41::text[]) k, msg
+    SELECT DISTINCT $1, $2, $3, k, msg.thread_id FROM unnest($40::text[]) k, msg
     ON CONFLICT (org_id, inbox_id, message_key) DO NOTHING),
   thr AS (
     INSERT INTO threads AS t (org_id, project_id, inbox_id, id, subject, normalized_subject, participants,
                               message_count, last_message_id, last_seq, created_at, updated_at)
-    SELECT $1, $2, $3, msg.thread_id, $42::text, $47::text,
+    SELECT $1, $2, $3, msg.thread_id, $41::text, $46::text,
            ARRAY(SELECT DISTINCT p FROM unnest($32::text[]) p LIMIT ${MAX_PARTICIPANTS}),
            1, $4, msg.seq, msg.received_at, msg.received_at
       FROM msg
@@ -177,12 +177,12 @@ const INSERT_MESSAGE = `
         ELSE ARRAY(SELECT DISTINCT p FROM unnest(t.participants || EXCLUDED.participants) p LIMIT ${MAX_PARTICIPANTS}) END),
   ev AS (
     INSERT INTO events (org_id, project_id, inbox_id, agent_id, type, payload)
-    SELECT $1, $2, $3, $48::text, $49::text,
-           jsonb_set(jsonb_set($50::jsonb, '{message,thread_id}', to_jsonb(msg.thread_id)), '{message,date}',
-                     coalesce($50::jsonb #> '{message,date}', to_jsonb(to_char(msg.received_at AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"'))))
-      FROM msg WHERE $50::jsonb IS NOT NULL
+    SELECT $1, $2, $3, $47::text, $48::text,
+           jsonb_set(jsonb_set($49::jsonb, '{message,thread_id}', to_jsonb(msg.thread_id)), '{message,date}',
+                     coalesce($49::jsonb #> '{message,date}', to_jsonb(to_char(msg.received_at AT TIME ZONE 'UTC', 'Dy, DD Mon YYYY HH24:MI:SS "GMT"'))))
+      FROM msg WHERE $49::jsonb IS NOT NULL
     RETURNING id, org_id, project_id, inbox_id, type)
-  SELECT msg.seq, msg.received_at, msg.thread_id, to_json(ev) AS event, ${subscribersOf('ev', '$51::bool')} AS subscribers
+  SELECT msg.seq, msg.received_at, msg.thread_id, to_json(ev) AS event, ${subscribersOf('ev', '$50::bool')} AS subscribers
     FROM msg LEFT JOIN ev ON true`;
 
 /**
@@ -209,15 +209,6 @@ export async function insertMessage(
   event: MessageEventDraft | null,
 ): Promise<{ seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] }> {
   const a = m.attachments;
-  // The attachments' bytes go as one binary parameter, each cut out by its offset: an array of
-  // bytea travels as hexadecimal text, twice the bytes, which PostgreSQL then parses (a fifth of
-  // its time storing a message with a 200 KB attachment).
-  const starts: number[] = [];
-  let offset = 0;
-  for (const x of a) {
-    starts.push(offset);
-    offset += x.content.length;
-  }
   type Row = { seq: number; received_at: Date; thread_id: string; event: EventKey | null; subscribers: SubscribedWebhook[] };
   const { rows } = await tx.query<Row>({
     name: 'mailbox-insert-message',
@@ -231,13 +222,12 @@ export async function insertMessage(
       m.search_addresses, m.size,
       m.parse_error, m.envelope_from, m.review_id, m.raw, place.participants,
       a.map((x) => x.id), a.map((x) => x.part_index), a.map((x) => x.filename), a.map((x) => x.content_type),
-      a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline), Buffer.concat(a.map((x) => x.content)),
+      a.map((x) => x.size), a.map((x) => x.content_id), a.map((x) => x.inline),
       place.keys, place.subject, place.lookup,
       place.subject_match?.normalized_subject ?? null, place.subject_match?.sender ?? null, place.subject_match?.after ?? null,
       place.normalized_subject,
       event?.agent_id ?? null, event?.type ?? null, event ? JSON.stringify(event.payload) : null, event?.to_webhooks ?? false,
-      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening), m.auto_submitted ?? null,
-      starts, a.map((x) => x.content.length)],
+      m.authentication === null ? null : JSON.stringify(m.authentication), m.screening === null ? null : JSON.stringify(m.screening), m.auto_submitted ?? null],
   });
   const { seq, received_at, thread_id, event: stored, subscribers } = rows[0]!;
   if (stored) await notifyEventOnCommit(tx, stored);
@@ -328,14 +318,12 @@ export async function listAttachmentsOf(db: Executor, at: InboxKey, messageIds: 
   return byMessage;
 }
 
-export async function findAttachment(
-  db: Executor,
-  at: InboxKey,
-  messageId: string,
-  id: string,
-): Promise<(AttachmentMeta & { content: Buffer }) | null> {
-  const { rows } = await db.query<AttachmentMeta & { content: Buffer }>(
-    `SELECT id, filename, content_type, size, content_id, inline, content FROM attachments
+/** An attachment with its bytes, or with `content` null when they are to be read from the raw source at `part_index`. */
+export type StoredAttachment = AttachmentMeta & { part_index: number; content: Buffer | null };
+
+export async function findAttachment(db: Executor, at: InboxKey, messageId: string, id: string): Promise<StoredAttachment | null> {
+  const { rows } = await db.query<StoredAttachment>(
+    `SELECT id, filename, content_type, size, content_id, inline, part_index, content FROM attachments
       WHERE org_id = $1 AND inbox_id = $2 AND message_id = $3 AND id = $4`,
     [at.org_id, at.inbox_id, messageId, id],
   );

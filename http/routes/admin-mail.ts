@@ -1,6 +1,7 @@
 // Console plane: a member reads the project's mail. The same storage reads as the agent plane's,
 // within the path's org and project; the html is served as an inert document of its own.
-import { findAttachment, findMessageSource, findMessageWithAttachments, inboxIdOfMessage, searchMessages } from '../../storage/messages.ts';
+import { readAttachment } from '../../actors/attachments.ts';
+import { findMessageSource, findMessageWithAttachments, inboxIdOfMessage, searchMessages } from '../../storage/messages.ts';
 import { findInboxInScope } from '../../storage/inboxes.ts';
 import { findThreadWithMessages } from '../../storage/threads.ts';
 import { notFound } from '../../machines/problems.ts';
@@ -102,7 +103,7 @@ export function adminMailRoutes(s: Services): RouteTable {
     },
     adminGetAttachment: async (ctx) => {
       const { at, id } = await pathMessage(s, ctx);
-      const part = await findAttachment(s.db, at, id, ctx.state.params.attachment_id!);
+      const part = await readAttachment(s.db, at, id, ctx.state.params.attachment_id!);
       if (!part) throw notFound('attachment');
       setDownloadHeaders(ctx, servedContentType(part.content_type), part.filename);
       ctx.body = part.content;

@@ -1,9 +1,9 @@
 // Messages of an inbox: list, read, raw source, attachments, search, batch update, wait.
 import contentDisposition from 'content-disposition';
+import { readAttachment } from '../../actors/attachments.ts';
 import { batchUpdateMessages } from '../../actors/messages.ts';
 import { waitForEmail } from '../../actors/wait-for-email.ts';
 import {
-  findAttachment,
   findMessageSource,
   findMessageWithAttachments,
   inboxIdOfMessage,
@@ -80,7 +80,7 @@ export function messageRoutes(s: Services): RouteTable {
 
     getAttachment: async (ctx) => {
       const { at, id } = await pathMessage(s, ctx);
-      const part = await findAttachment(s.db, at, id, ctx.state.params.attachment_id!);
+      const part = await readAttachment(s.db, at, id, ctx.state.params.attachment_id!);
       if (!part) throw notFound('attachment');
       setDownloadHeaders(ctx, servedContentType(part.content_type), part.filename);
       ctx.body = part.content;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from '../../testkit/test.ts';
 import { fileURLToPath } from 'node:url';
+import * as qp from 'nodemailer/lib/qp';
 import { sendMail, sendRaw } from '../../testkit/mail.ts';
 import { smtpDialogue } from '../../testkit/smtp-replies.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
@@ -169,6 +170,87 @@ test('every attachment of a message is stored with exactly its own bytes: binary
     assert.equal(a.size, expected.length, a.filename);
     assert.ok(Buffer.from(await res.arrayBuffer()).equals(expected), `${a.filename}: its own bytes`);
   }
+});
+
+test('an attachment is stored once, in the raw source, and each encoding downloads decoded from it', async () => {
+  const inbox = await newInbox();
+  const png = crypto.randomBytes(3000);
+  const prices = 'caf\u00e9 cr\u00e8me = 12 \u20ac\r\na line long enough to be soft-broken by quoted-printable encoding, which wraps at seventy-six characters\r\n';
+  const csv = 'id,total\r\n1,42\r\n';
+  const forwarded = 'From: someone@example.org\r\nTo: first@example.org\r\nSubject: The original\r\n\r\nThe original text.\r\n';
+  const raw = [
+    'From: parts@acme.example',
+    `To: ${inbox.address}`,
+    'Subject: Every encoding',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="mix"',
+    '',
+    '--mix',
+    'Content-Type: multipart/related; boundary="rel"',
+    '',
+    '--rel',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    '<p><img src="cid:pic@acme.example"> See the files.</p>',
+    '--rel',
+    'Content-Type: image/png',
+    'Content-ID: <pic@acme.example>',
+    'Content-Transfer-Encoding: base64',
+    '',
+    png.toString('base64').replace(/.{76}/g, '$&\r\n'),
+    '--rel--',
+    '--mix',
+    'Content-Type: text/plain; charset=utf-8; name="prices.txt"',
+    'Content-Disposition: attachment; filename="prices.txt"',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    qp.wrap(qp.encode(prices), 76),
+    '--mix',
+    'Content-Type: text/csv; name="totals.csv"',
+    'Content-Disposition: attachment; filename="totals.csv"',
+    'Content-Transfer-Encoding: 7bit',
+    '',
+    csv.replace(/\r\n$/, ''),
+    '--mix',
+    'Content-Type: message/rfc822',
+    'Content-Disposition: attachment; filename="original.eml"',
+    '',
+    forwarded.replace(/\r\n$/, ''),
+    '--mix--',
+    '',
+  ].join('\r\n');
+  await sendRaw(svc, raw, { from: 'parts@acme.example', to: [inbox.address] });
+  const { message } = await onlyMessage(inbox.id);
+  const expected: Record<string, Buffer> = {
+    'image/png': png,
+    'text/plain': Buffer.from(prices),
+    'text/csv': Buffer.from(csv.replace(/\r\n$/, '')),
+    'message/rfc822': Buffer.from(forwarded.replace(/\r\n$/, '')),
+  };
+  assert.deepEqual(message.attachments.map((a: any) => a.content_type), Object.keys(expected));
+  const { rows } = await svc.services.db.query('SELECT content FROM attachments WHERE inbox_id = $1 AND message_id = $2', [inbox.id, message.id]);
+  assert.deepEqual(rows.map((r) => r.content), [null, null, null, null], 'no decoded copy beside the raw source');
+  for (const a of message.attachments) {
+    const res = await fetch(`${svc.url}/v1/inboxes/${inbox.id}/messages/${message.id}/attachments/${a.id}`, { headers: { authorization: `Bearer ${agentKey}` } });
+    assert.equal(res.status, 200, a.content_type);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.ok(bytes.equals(expected[a.content_type]!), `${a.content_type}: decoded from the source`);
+    assert.equal(a.size, bytes.length, `${a.content_type}: its listed size`);
+  }
+});
+
+test('an attachment stored with its bytes beside the source is served from them', async () => {
+  const inbox = await newInbox();
+  const pdf = crypto.randomBytes(5000);
+  await sendMail(svc, { from: 'old@acme.example', to: inbox.address, subject: 'Kept bytes', text: 'x', attachments: [{ filename: 'a.pdf', content: pdf, contentType: 'application/pdf' }] });
+  const { message } = await onlyMessage(inbox.id);
+  const db = svc.services.db;
+  await db.query('UPDATE attachments SET content = $3 WHERE inbox_id = $1 AND message_id = $2', [inbox.id, message.id, pdf]);
+  // Without a source to parse, the bytes can only come from the row.
+  await db.query('DELETE FROM message_sources WHERE inbox_id = $1 AND message_id = $2', [inbox.id, message.id]);
+  const res = await fetch(`${svc.url}/v1/inboxes/${inbox.id}/messages/${message.id}/attachments/${message.attachments[0].id}`, { headers: { authorization: `Bearer ${agentKey}` } });
+  assert.equal(res.status, 200);
+  assert.ok(Buffer.from(await res.arrayBuffer()).equals(pdf));
 });
 
 test('a fixture with multipart/related inside multipart/mixed keeps the html, the inline image and the pdf', async () => {

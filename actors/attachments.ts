@@ -1,0 +1,20 @@
+// Reading a received attachment. Its bytes are not stored apart: they are decoded from the
+// message's raw source, parsed again as it was when stored, so the same part is found at the same
+// index. Rows stored before that keep their bytes and are served from them.
+import { parseMessage } from '../mail/parse.ts';
+import { findAttachment, findMessageSource, type AttachmentMeta, type InboxKey } from '../storage/messages.ts';
+import type { Executor } from '../storage/db.ts';
+
+/** The attachment with its bytes; null when the message has no attachment with this id. */
+export async function readAttachment(db: Executor, at: InboxKey, messageId: string, id: string): Promise<(AttachmentMeta & { content: Buffer }) | null> {
+  const found = await findAttachment(db, at, messageId, id);
+  if (!found) return null;
+  const { part_index, content, ...meta } = found;
+  if (content) return { ...meta, content };
+  const raw = await findMessageSource(db, at, messageId);
+  const part = raw ? (await parseMessage(raw)).attachments.find((a) => a.part_index === part_index) : undefined;
+  // The source is stored with its attachments' rows and parsed the same way, so this cannot miss
+  // unless the source was altered.
+  if (!part) throw new Error(`attachment ${id} (part ${part_index}) is not in the source of message ${messageId}`);
+  return { ...meta, content: part.content };
+}
