@@ -175,6 +175,26 @@ describe('parseMessage: attachments', () => {
     );
   });
 
+  it('a mail handed to the parser in pieces loses nothing where a piece ends, whichever byte of a delimiter falls there', async () => {
+    // Pieces are 64 KiB: each shift puts another byte of "\r\n--b\r\n" at the first piece's end.
+    const pdf = Buffer.from(Array.from({ length: 100_000 }, (_, i) => (i * 7919) % 256));
+    const head = 'From: a@example.org\r\nTo: b@example.org\r\nSubject: pieces\r\nMIME-Version: 1.0\r\n' +
+      'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n';
+    for (let shift = 0; shift < 8; shift++) {
+      const end = 64 * 1024 - shift - head.length;
+      let text = '';
+      while (text.length + 72 < end) text += `${'x'.repeat(70)}\r\n`;
+      text += 'y'.repeat(end - text.length);
+      const raw = Buffer.from(`${head}${text}\r\n--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename="a.pdf"\r\n` +
+        `Content-Transfer-Encoding: base64\r\n\r\n${pdf.toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n--b--\r\n`);
+      assert.equal(raw.indexOf('\r\n--b\r\nContent-Type: application/pdf'), 64 * 1024 - shift);
+      const mail = await parseMessage(raw);
+      assert.equal(mail.text, text.replaceAll('\r\n', '\n'), `shift ${shift}: the text`);
+      assert.equal(mail.attachments.length, 1, `shift ${shift}`);
+      assert.ok(mail.attachments[0]!.content.equals(pdf), `shift ${shift}: the attachment's bytes`);
+    }
+  });
+
   it('an attached message/rfc822 stays one attachment and does not leak into text', async () => {
     // By default mailparser descends into an inline message/rfc822 and renders its headers into text.
     const mail = await parseMessage(fixture('forward-as-attachment.eml'));
