@@ -32,6 +32,22 @@ export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Pro
   };
 }
 
+/** Runs fn and returns its result with the CPU milliseconds another process (a peer the bench started) used meanwhile, as `serviceMs`; null off Linux. */
+export async function withProcessCpu<T extends object>(pid: number | undefined, fn: () => Promise<T>): Promise<T & { serviceMs?: number }> {
+  const before = await processCpuMs(pid);
+  const result = await fn();
+  const after = await processCpuMs(pid);
+  return before !== null && after !== null ? { ...result, serviceMs: after - before } : result;
+}
+
+async function processCpuMs(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return null;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** "9.4 queries (round trips) a send" */
 export const queriesPerUnit = (split: Pick<CpuSplit, 'queries'>, units: number, unit: string): string =>
   `${(split.queries / units).toFixed(1)} queries (round trips) a ${unit}`;

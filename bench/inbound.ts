@@ -4,7 +4,7 @@
 //  1. messages stored per second over SMTP, 8 senders at once: 10 KB and 200 KB messages over
 //     connections reused, and 10 KB with a connection of its own for each message; the same loads
 //     against MailDev 3 (installed into .bench/maildev on first use), each printed beside ours
-//     with the ratio;
+//     with the ratio and the CPU each side spent a message;
 //  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
 //  3. with `--soak N`, last: N more 10 KB messages stored one after another (1,000,000 for a
 //     store of a million), with the service's RSS and the rate in each tenth of them: the RSS of
@@ -32,7 +32,7 @@ import type { Pool } from '../storage/db.ts';
 import { freePort, openEmbedded, type EmbeddedDatabase } from '../storage/embedded.ts';
 import { randomToken } from '../storage/ids.ts';
 import { smtpReplies } from '../testkit/smtp-replies.ts';
-import { cpuPerUnit, machineReference, withCpu, type CpuSplit } from './_cpu.ts';
+import { cpuPerUnit, machineReference, withCpu, withProcessCpu, type CpuSplit } from './_cpu.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -100,7 +100,8 @@ export async function run(argv: string[]): Promise<void> {
     if (!values['no-maildev']) {
       const started = await startMaildev();
       maildev = started.child;
-      md = await throughput(started.port, to, counts, (fn) => fn());
+      // MailDev's own CPU is printed as its service's.
+      md = await throughput(started.port, to, counts, (fn) => withProcessCpu(started.child.pid, fn));
       maildev.kill('SIGTERM');
       maildev = null;
     }
