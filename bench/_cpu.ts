@@ -32,7 +32,7 @@ export async function withCpu<T>(postmasterPidFile: string | null, fn: () => Pro
   };
 }
 
-/** Runs fn and returns its result with the CPU milliseconds another process (a peer the bench started) used meanwhile, as `serviceMs`; null off Linux. */
+/** Runs fn and returns its result with the CPU milliseconds another process (a peer the bench started) used meanwhile, as `serviceMs` (absent off Linux). */
 export async function withProcessCpu<T extends object>(pid: number | undefined, fn: () => Promise<T>): Promise<T & { serviceMs?: number }> {
   const before = await processCpuMs(pid);
   const result = await fn();

@@ -112,9 +112,9 @@ export type ThreadPlacement = {
 const MAX_PARTICIPANTS = 100;
 
 // One statement, prepared once per connection: the thread found (by Message-ID, else by subject,
-// else new), the message, its search vector and word pairs, its raw source, its attachments, its
-// thread's keys, and the thread created or counted one more (the message becomes its last when it
-// is the newest). The caller holds the thread-key locks (threadKeyLocks) from an earlier
+// else new), the message, its search vector and word pairs, its raw source, its attachments' rows,
+// its thread's keys, and the thread created or counted one more (the message becomes its last when
+// it is the newest). The caller holds the thread-key locks (threadKeyLocks) from an earlier
 // statement, so this statement's snapshot sees every thread a concurrent message sharing a key
 // committed.
 const INSERT_MESSAGE = `
@@ -198,9 +198,10 @@ export type MessageEventDraft = {
 };
 
 /**
- * Writes the message with its raw source and attachments, placed in its thread, and its event when
- * given; returns its sequence, receive time and thread, the event's key (its payload is not sent
- * back), and the webhooks subscribed to it. The event's NOTIFY goes out when the transaction commits.
+ * Writes the message with its raw source and its attachments' rows (their bytes stay in the
+ * source), placed in its thread, and its event when given; returns its sequence, receive time and
+ * thread, the event's key (its payload is not sent back), and the webhooks subscribed to it. The
+ * event's NOTIFY goes out when the transaction commits.
  */
 export async function insertMessage(
   tx: Executor,
