@@ -1,7 +1,7 @@
 // Reading a received attachment. Its bytes are not stored apart: they are decoded from the
-// message's raw source, parsed again as it was when stored, so the same part is found at the same
-// index. Rows stored before that keep their bytes and are served from them.
-import { parseMessage } from '../mail/parse.ts';
+// message's raw source, parsed again as it was when stored (up to that part), so the same part is
+// found at the same index. Rows stored before that keep their bytes and are served from them.
+import { attachmentBytes } from '../mail/parse.ts';
 import { findAttachment, findMessageSource, type AttachmentMeta, type InboxKey } from '../storage/messages.ts';
 import type { Executor } from '../storage/db.ts';
 
@@ -12,9 +12,9 @@ export async function readAttachment(db: Executor, at: InboxKey, messageId: stri
   const { part_index, content, ...meta } = found;
   if (content) return { ...meta, content };
   const raw = await findMessageSource(db, at, messageId);
-  const part = raw ? (await parseMessage(raw)).attachments.find((a) => a.part_index === part_index) : undefined;
+  const bytes = raw ? await attachmentBytes(raw, part_index) : null;
   // The source is stored with its attachments' rows and parsed the same way, so this cannot miss
   // unless the source was altered.
-  if (!part) throw new Error(`attachment ${id} (part ${part_index}) is not in the source of message ${messageId}`);
-  return { ...meta, content: part.content };
+  if (!bytes) throw new Error(`attachment ${id} (part ${part_index}) could not be read from the source of message ${messageId}`);
+  return { ...meta, content: bytes };
 }

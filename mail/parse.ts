@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
-import { simpleParser } from 'mailparser';
+import { MailParser, simpleParser } from 'mailparser';
 import type {
   AddressObject,
   Attachment,
+  AttachmentStream,
   EmailAddress,
   HeaderLines,
   ParsedMail as MailparserMail,
@@ -159,6 +160,41 @@ async function parseWithDeadline(raw: Buffer, limits: ParseLimits): Promise<Mail
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The bytes of the attachment parseMessage lists at `partIndex`, or null when it lists none there
+ * (nor when the mail cannot be parsed within the limits). The parse stops once that part is read,
+ * and the parts before it are decoded and dropped as they come: only the one part is held.
+ */
+export async function attachmentBytes(raw: Buffer, partIndex: number, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<Buffer | null> {
+  if (raw.length > limits.maxMessageBytes) return null;
+  const source = Readable.from(piecesOf(raw));
+  const parser = new MailParser(parserOptions(limits));
+  return new Promise((resolve) => {
+    const done = (bytes: Buffer | null) => {
+      clearTimeout(timer);
+      source.destroy();
+      parser.destroy();
+      resolve(bytes);
+    };
+    const timer = setTimeout(() => done(null), limits.timeoutMs);
+    let index = 0;
+    parser.on('data', (data: AttachmentStream | { type: 'text' }) => {
+      if (data.type !== 'attachment') return;
+      if (index++ !== partIndex) {
+        (data.content as Readable).resume();
+        data.release();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      data.content.on('data', (chunk: Buffer) => chunks.push(chunk));
+      data.content.once('end', () => done(Buffer.concat(chunks)));
+    });
+    parser.once('end', () => done(null));
+    parser.once('error', () => done(null));
+    source.pipe(parser);
+  });
 }
 
 function errorMessage(err: unknown): string {

@@ -1,7 +1,7 @@
 import { describe, it } from '../../testkit/test.ts';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PARSE_LIMITS, parseMessage } from '../../mail/parse.ts';
+import { DEFAULT_PARSE_LIMITS, attachmentBytes, parseMessage } from '../../mail/parse.ts';
 
 function fixture(name: string): Buffer {
   return readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url));
@@ -193,6 +193,29 @@ describe('parseMessage: attachments', () => {
       assert.equal(mail.attachments.length, 1, `shift ${shift}`);
       assert.ok(mail.attachments[0]!.content.equals(pdf), `shift ${shift}: the attachment's bytes`);
     }
+  });
+
+  it('attachmentBytes reads exactly the part parseMessage lists at each index, and nothing past the last', async () => {
+    const many = crlf([
+      'From: a@example.org', 'To: b@example.org', 'Subject: many parts', 'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="m"', '',
+      '--m', 'Content-Type: text/plain', '', 'Body.',
+      ...Array.from({ length: 5 }, (_, i) => [
+        '--m', `Content-Type: application/octet-stream; name="p${i}.bin"`, 'Content-Transfer-Encoding: base64', '',
+        Buffer.alloc(20_000 * i, i + 1).toString('base64').replace(/.{76}/g, '$&\n'),
+      ]).flat(),
+      '--m--', '',
+    ].join('\n'));
+    for (const raw of [many, fixture('mixed-related-pdf.eml'), fixture('forward-as-attachment.eml')]) {
+      const listed = (await parseMessage(raw)).attachments;
+      assert.ok(listed.length > 0);
+      for (const a of listed) {
+        const bytes = await attachmentBytes(raw, a.part_index);
+        assert.ok(bytes?.equals(a.content), `part ${a.part_index} of ${listed.length}`);
+      }
+      assert.equal(await attachmentBytes(raw, listed.length), null);
+    }
+    assert.equal(await attachmentBytes(many, 0, { ...DEFAULT_PARSE_LIMITS, maxMessageBytes: 100 }), null, 'a mail over the parse limit lists no parts');
   });
 
   it('an attached message/rfc822 stays one attachment and does not leak into text', async () => {
