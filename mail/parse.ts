@@ -192,7 +192,9 @@ export async function attachmentBytes(raw: Buffer, partIndex: number, limits: Pa
       data.content.once('end', () => done(Buffer.concat(chunks)));
     });
     parser.once('end', () => done(null));
-    parser.once('error', () => done(null));
+    // Kept after the answer too: a parser stopped part way may still report an error, which must
+    // not go unheard (an unheard 'error' ends the process).
+    parser.on('error', () => done(null));
     source.pipe(parser);
   });
 }
