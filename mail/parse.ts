@@ -163,9 +163,10 @@ async function parseWithDeadline(raw: Buffer, limits: ParseLimits): Promise<Mail
 }
 
 /**
- * The bytes of the attachment parseMessage lists at `partIndex`, or null when it lists none there
- * (nor when the mail cannot be parsed within the limits). The parse stops once that part is read,
- * and the parts before it are decoded and dropped as they come: only the one part is held.
+ * The bytes of the attachment parseMessage lists at `partIndex`; null when it lists none there, as
+ * for a mail over the parse limit, one that fails to parse and one that passes the deadline. The
+ * parse stops once that part is read, and the parts before it are decoded and dropped as they
+ * come: only the one part is held.
  */
 export async function attachmentBytes(raw: Buffer, partIndex: number, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<Buffer | null> {
   if (raw.length > limits.maxMessageBytes) return null;
