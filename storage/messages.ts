@@ -319,13 +319,19 @@ export async function listAttachmentsOf(db: Executor, at: InboxKey, messageIds: 
   return byMessage;
 }
 
-/** An attachment with its bytes, or with `content` null when they are to be read from the raw source at `part_index`. */
-export type StoredAttachment = AttachmentMeta & { part_index: number; content: Buffer | null };
+/**
+ * An attachment with its bytes, or, for one whose bytes are to be decoded from its message's raw
+ * source at `part_index`, with `content` null and that source, read in the same round trip.
+ */
+export type StoredAttachment = AttachmentMeta & { part_index: number; content: Buffer | null; raw: Buffer | null };
 
 export async function findAttachment(db: Executor, at: InboxKey, messageId: string, id: string): Promise<StoredAttachment | null> {
   const { rows } = await db.query<StoredAttachment>(
-    `SELECT id, filename, content_type, size, content_id, inline, part_index, content FROM attachments
-      WHERE org_id = $1 AND inbox_id = $2 AND message_id = $3 AND id = $4`,
+    `SELECT a.id, a.filename, a.content_type, a.size, a.content_id, a.inline, a.part_index, a.content,
+            CASE WHEN a.content IS NULL THEN (SELECT s.raw FROM message_sources s
+              WHERE s.org_id = a.org_id AND s.inbox_id = a.inbox_id AND s.message_id = a.message_id) END AS raw
+       FROM attachments a
+      WHERE a.org_id = $1 AND a.inbox_id = $2 AND a.message_id = $3 AND a.id = $4`,
     [at.org_id, at.inbox_id, messageId, id],
   );
   return rows[0] ?? null;
