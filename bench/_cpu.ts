@@ -44,9 +44,15 @@ async function processCpuMs(pid: number | undefined): Promise<number | null> {
   if (pid === undefined || process.platform !== 'linux') return null;
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   if (stat === null) return null;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const fields = statFields(stat);
+  return ticksToMs(Number(fields[11]) + Number(fields[12]));
 }
+
+/** The fields of a /proc/<pid>/stat line from the state on (the name before it may hold spaces). */
+const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
+/** Clock ticks (USER_HZ, 100 on Linux) to ms. */
+const ticksToMs = (ticks: number): number => (ticks * 1000) / 100;
 
 /** "9.4 queries (round trips) a send" */
 export const queriesPerUnit = (split: Pick<CpuSplit, 'queries'>, units: number, unit: string): string =>
@@ -79,11 +85,11 @@ async function postgresCpuMs(pidFile: string | null): Promise<number | null> {
       if (!/^\d+$/.test(entry)) continue;
       const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
       // From the state on: utime and stime are the 12th and 13th, cutime and cstime the 14th and 15th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(stat);
       if (entry === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
       else if (fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
     }
-    return (ticks * 1000) / 100; // clock ticks (USER_HZ, 100 on Linux) to ms
+    return ticksToMs(ticks);
   } catch {
     return null;
   }
