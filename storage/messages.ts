@@ -461,11 +461,15 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
 /**
  * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
  * newest SEARCH_RANKED_WINDOW matches, ranked; without `q`, the filtered messages newest first.
- * The page's rows are read in full only after the page is chosen.
+ * The page's rows are read in full only after the page is chosen. Without `q`, a whole address
+ * (`from` or `to`) is looked up in the words index as a word is, so its newest messages are
+ * found span by span as a word's are: a sender of a thousand messages in a large inbox then
+ * costs the page's messages, not a read of each of the thousand.
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
-  const bounds = s.q === null ? [] : await keptRecencyBounds(db, at);
+  const byAddress = s.q === null && (wholeAddress(s.from) !== null || wholeAddress(s.to) !== null);
+  const bounds = s.q !== null || byAddress ? await keptRecencyBounds(db, at) : [];
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
     wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated, bounds];
   const onMessage = [s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.authenticated].some((v) => v !== null);
@@ -478,11 +482,16 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
                 WHERE ${TEXT_FILTERS} AND ${messageFilters}
                   AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
                       THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
-                      ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length)}) c
+                      ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length, { window: String(SEARCH_RANKED_WINDOW) })}) c
         JOIN message_search v ON v.ctid = c.tid AND v.org_id = $1 AND v.inbox_id = $2
         WHERE v.search @@ websearch_to_tsquery('english', $3)
         ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 19 : 18]
-    : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
+    : bounds.length > 0
+      ? [`SELECT c.id, c.seq, 0::real AS rank
+           FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
+                  WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL`, bounds.length, { window: '($11::bigint + $12::bigint)', newestUncovered: true })}) c
+          ORDER BY c.seq DESC LIMIT $11 OFFSET $12`, 19]
+      : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters}
             AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
           ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 18];
@@ -567,7 +576,7 @@ const recencyCover = (above: string, upto: string) =>
         ELSE s.pairs && search_recency_pair_cover(${above}, ${upto}) END`;
 
 /**
- * The newest SEARCH_RANKED_WINDOW rows of `matches` (a SELECT of message_search s with its
+ * The newest `window` rows (an SQL expression) of `matches` (a SELECT of message_search s with its
  * conditions), span by span with `bounds` ($19, recencyBounds) as far back as needed: a span is
  * read only while the newer ones hold fewer than the window. Each but the oldest is found through
  * the index with its recency words or marks (recencyCover), so only its own matches are read.
@@ -575,10 +584,14 @@ const recencyCover = (above: string, upto: string) =>
  * the ones before it, and one with an ORDER BY and a LIMIT of its own may be planned as a walk
  * back from the inbox's newest message. Their seq bounds are only checked on the rows (`+ 0`):
  * the cover already narrows the index scan, and a second bitmap of the inbox's key over the span
- * costs more than it saves.
+ * costs more than it saves. The newest span is narrowed by its cover too unless `newestUncovered`:
+ * an address search leaves it out. The planner takes a cover and the span's seqs as independent,
+ * expects a handful of rows from both, and reads every match of an address most messages carry
+ * where a walk back from the newest message reads a page; a word needs the cover there, or the
+ * index reads each of its matches in the whole inbox.
  */
-function newestMatches(matches: string, bounds: number): string {
-  const newest = (sql: string, seq: string) => `${sql} ORDER BY ${seq} DESC LIMIT ${SEARCH_RANKED_WINDOW}`;
+function newestMatches(matches: string, bounds: number, { window, newestUncovered = false }: { window: string; newestUncovered?: boolean }): string {
+  const newest = (sql: string, seq: string) => `${sql} ORDER BY ${seq} DESC LIMIT ${window}`;
   if (bounds === 0) return newest(matches, 's.seq');
   const bound = (i: number) => `($19::bigint[])[${i + 1}]`;
   // The newest span ends at the inbox's newest message as this statement sees it.
@@ -586,7 +599,8 @@ function newestMatches(matches: string, bounds: number): string {
   const spans = Array.from({ length: bounds + 1 }, (_, i) => {
     // The newest span may also be walked back from the newest message (a word in most messages
     // finds the window in a few hundred): it is too short for any plan of it to go far.
-    if (i === 0) return `span0 AS MATERIALIZED (${newest(`${matches} AND s.seq > ${bound(0)} AND ${recencyCover(bound(0), newestSeq)}`, 's.seq')})`;
+    const cover0 = newestUncovered ? '' : ` AND ${recencyCover(bound(0), newestSeq)}`;
+    if (i === 0) return `span0 AS MATERIALIZED (${newest(`${matches} AND s.seq > ${bound(0)}${cover0}`, 's.seq')})`;
     const after = i < bounds ? ` AND s.seq + 0 > ${bound(i)}` : '';
     const cover = i < bounds ? ` AND ${recencyCover(bound(i), bound(i - 1))}` : '';
     return `span${i} AS MATERIALIZED (${matches}${after} AND s.seq + 0 <= ${bound(i - 1)}${cover})`;
@@ -595,7 +609,7 @@ function newestMatches(matches: string, bounds: number): string {
   // order (a CASE stops at the first enough: a sum would run every span it names), hold too few.
   const found = (i: number) => Array.from({ length: i }, (_, j) => `(SELECT count(*) FROM span${j})`).join(' + ');
   const fewer = (i: number) =>
-    `CASE ${Array.from({ length: i }, (_, k) => `WHEN ${found(k + 1)} >= ${SEARCH_RANKED_WINDOW} THEN false`).join(' ')} ELSE true END`;
+    `CASE ${Array.from({ length: i }, (_, k) => `WHEN ${found(k + 1)} >= ${window} THEN false`).join(' ')} ELSE true END`;
   const all = spans.map((_, i) => `SELECT * FROM span${i}${i > 0 ? ` WHERE ${fewer(i)}` : ''}`).join(' UNION ALL ');
   return `WITH ${spans.join(',\n')} ${newest(`SELECT id, seq, tid FROM (${all}) u`, 'u.seq')}`;
 }

@@ -20,7 +20,9 @@ const at = { org_id: tenant.orgId, inbox_id: inbox.id };
 // Messages 1 (oldest) to PER_INBOX of the inbox, each stored beside one of the other inbox, so the
 // inbox has every other seq. Its words: alpha in every message, bravo in one of 20, charlie in one
 // of 100, delta only in the oldest 3,000, echo only among the 2,000th to 6,000th newest, foxtrot in
-// one of 3 of the older half, golf in one of 1,000.
+// one of 3 of the older half, golf in one of 1,000. One message of 40 comes from desk@ops.example
+// to duty@ops.example, the others from log@ops.example; addresses are words of the vector, as a
+// stored message's are.
 const PER_INBOX = 12_000;
 assert.ok(PER_INBOX > SEARCH_RECENCY_SPANS[1]!, 'the inbox spans more than two recency spans');
 await db.query(
@@ -28,17 +30,18 @@ await db.query(
    msg AS (
      INSERT INTO messages (org_id, project_id, inbox_id, id, thread_id, direction, folder, seen, from_name, from_email, to_addrs,
        raw_from, raw_to, subject, date, message_id, text, extracted_text, search_addresses, size, envelope_from)
-     SELECT $1, $2, inbox_id, 'msg_recency' || g, 'thr_recency' || g, 'inbound', 'INBOX', false, '', 'log@ops.example', '[]'::jsonb,
-       'log@ops.example', '', 'Entry ' || n, now(), '<' || g || '@ops.example>',
+     SELECT $1, $2, inbox_id, 'msg_recency' || g, 'thr_recency' || g, 'inbound', 'INBOX', false, '', sender,
+       CASE WHEN n % 40 = 0 THEN '[{"name": "", "email": "duty@ops.example"}]'::jsonb ELSE '[]'::jsonb END,
+       sender, '', 'Entry ' || n, now(), '<' || g || '@ops.example>',
        concat_ws(' ', 'alpha', CASE WHEN n % 20 = 0 THEN 'bravo' END, CASE WHEN n % 100 = 0 THEN 'charlie' END,
          CASE WHEN n <= 3000 THEN 'delta' END, CASE WHEN n > $5 - 6000 AND n <= $5 - 2000 THEN 'echo' END,
          CASE WHEN n <= $5 / 2 AND n % 3 = 0 THEN 'foxtrot' END, CASE WHEN n % 1000 = 0 THEN 'golf' END),
-       '', 'log@ops.example', 100, 'log@ops.example'
-       FROM src ORDER BY g
-     RETURNING org_id, inbox_id, seq, id, text)
+       '', sender || CASE WHEN n % 40 = 0 THEN ' duty@ops.example' ELSE '' END, 100, sender
+       FROM src, LATERAL (SELECT CASE WHEN n % 40 = 0 THEN 'desk@ops.example' ELSE 'log@ops.example' END AS sender) s ORDER BY g
+     RETURNING org_id, inbox_id, seq, id, text, search_addresses, from_email)
    INSERT INTO message_search (org_id, inbox_id, seq, message_id, search, pairs, from_text)
-   SELECT org_id, inbox_id, seq, id, to_tsvector('english', text) || search_recency_words(seq),
-          ARRAY(SELECT k FROM search_word_pair_keys(to_tsvector('english', text)) k) || search_recency_marks(seq), 'log@ops.example' FROM msg`,
+   SELECT org_id, inbox_id, seq, id, to_tsvector('english', text || ' ' || search_addresses) || search_recency_words(seq),
+          ARRAY(SELECT k FROM search_word_pair_keys(to_tsvector('english', text)) k) || search_recency_marks(seq), from_email FROM msg`,
   [tenant.orgId, tenant.projectId, inbox.id, other.id, PER_INBOX],
 );
 await db.query('ANALYZE messages, message_search');
@@ -70,6 +73,69 @@ test('a search in a large inbox answers the newest matches whether they fill the
   // With a filter on the messages row too (they all pass it).
   const filtered = await searchMessages(db, at, { ...query('bravo'), folder: 'INBOX' });
   assert.deepEqual(filtered.map((m) => m.id).sort(), (await newestMatches('bravo')).sort(), 'bravo in INBOX');
+});
+
+const addressQuery = (from: string | null, to: string | null, limit: number, offset: number): SearchQuery => ({
+  q: null, from, to, subject: null, folder: null, after: null, before: null, has_attachment: null, authenticated: null, limit, offset,
+});
+
+/** A page of the inbox's messages from `from` and to `to`, newest first, read from every one of them. */
+async function newestOf(from: string | null, to: string | null, limit: number, offset: number): Promise<string[]> {
+  const { rows } = await db.query(
+    `SELECT id FROM messages WHERE org_id = $1 AND inbox_id = $2 AND ($3::text IS NULL OR from_email = $3)
+        AND ($4::text IS NULL OR to_addrs @> jsonb_build_array(jsonb_build_object('email', $4::text)))
+      ORDER BY seq DESC LIMIT $5 OFFSET $6`,
+    [at.org_id, at.inbox_id, from, to, limit, offset],
+  );
+  return rows.map((r) => r.id);
+}
+
+test('an address search without text in a large inbox answers the page reading every message of the address would', async () => {
+  // desk@ sent 300 messages, 50 of them in the newest span and 250 in the newest three.
+  const addresses: Array<[string | null, string | null]> = [['desk@ops.example', null], ['log@ops.example', null], [null, 'duty@ops.example'], ['desk@ops.example', 'duty@ops.example']];
+  for (const [from, to] of addresses) {
+    for (const [limit, offset] of [[20, 0], [50, 40], [50, 240], [100, 280]] as Array<[number, number]>) {
+      const expected = await newestOf(from, to, limit, offset);
+      assert.ok(offset >= 280 || expected.length === limit, `${from} ${to}: a full page from ${offset}`);
+      const found = await searchMessages(db, at, addressQuery(from, to, limit, offset));
+      assert.deepEqual(found.map((m) => m.id), expected, `${from} ${to}: ${limit} from ${offset}, newest first`);
+    }
+  }
+});
+
+/** Rows of message_search a plan read: those it returned and those its filters and rechecks dropped. */
+function rowsRead(node: Record<string, unknown>): number {
+  const own = node['Relation Name'] === 'message_search'
+    ? (Number(node['Actual Rows']) + Number(node['Rows Removed by Filter'] ?? 0) + Number(node['Rows Removed by Index Recheck'] ?? 0)) * Number(node['Actual Loops'])
+    : 0;
+  return own + ((node['Plans'] as Array<Record<string, unknown>> | undefined) ?? []).reduce((n, child) => n + rowsRead(child), 0);
+}
+
+test('an address search without text reads the newest messages for its page, not every message of the address', async () => {
+  const reads: number[] = [];
+  const client = await db.connect();
+  // On a table this small a scan of it all is as cheap: what is asked is what the index lets it skip.
+  await client.query('SET enable_seqscan = off');
+  const explaining: Executor = {
+    query: async (config: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
+      const [text, params] = typeof config === 'string' ? [config, values] : [config.text, config.values];
+      if (text.startsWith('WITH hits')) {
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
+        reads.push(rowsRead(rows[0]['QUERY PLAN'][0].Plan));
+      }
+      return client.query(text, params);
+    },
+  } as unknown as Executor;
+  try {
+    const page = await searchMessages(explaining, at, addressQuery('desk@ops.example', null, 20, 0));
+    assert.deepEqual(page.map((m) => m.id), await newestOf('desk@ops.example', null, 20, 0));
+  } finally {
+    await client.query('RESET enable_seqscan');
+    client.release();
+  }
+  assert.equal(reads.length, 1);
+  // desk@ has 50 messages among the newest 2,000 and 300 in all.
+  assert.ok(reads[0]! >= 20 && reads[0]! <= 100, `${reads[0]} rows read for a page of 20 of its 300 messages`);
 });
 
 test('a middle span is found through the words index by its recency words', async () => {
