@@ -428,8 +428,8 @@ const TEXT_FILTERS = `s.org_id = $1 AND s.inbox_id = $2
         AND ($4::text IS NULL OR position(lower($4) IN s.from_text) > 0)
         AND ($13::text IS NULL OR s.search @@ plainto_tsquery('english', $13))
         AND ($14::text IS NULL OR s.search @@ plainto_tsquery('english', $14))
-        AND ($16::text[] IS NULL OR CASE WHEN phrase_word_pairs($16) IS NULL
-              THEN s.search @@ websearch_to_tsquery('english', $15) ELSE s.pairs @> phrase_word_pairs($16) END)`;
+        AND ($15::text IS NULL OR CASE WHEN $16::int4[] IS NULL
+              THEN s.search @@ websearch_to_tsquery('english', $15) ELSE s.pairs @> $16 END)`;
 
 const FROM_SEARCH = `message_search s JOIN messages m ON m.org_id = s.org_id AND m.inbox_id = s.inbox_id AND m.id = s.message_id`;
 // With no filter on the messages row, the candidates are not joined to it at all: each join is an
@@ -459,6 +459,20 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
 }
 
 /**
+ * The word pairs of a query's phrases (NULL when they have none) and whether they are the
+ * phrases, read in a statement of their own: named in the search statement, each call would be
+ * run again as the statement is planned, several times a span (about 2 ms a search).
+ */
+async function phrasePairs(db: Executor, phrases: string[]): Promise<{ pairs: number[] | null; exact: boolean }> {
+  const { rows } = await db.query<{ pairs: number[] | null; exact: boolean }>({
+    name: 'messages-phrase-pairs',
+    text: 'SELECT phrase_word_pairs($1::text[]) AS pairs, phrase_pairs_exact($1::text[]) AS exact',
+    values: [phrases],
+  });
+  return rows[0]!;
+}
+
+/**
  * Full text (PostgreSQL websearch syntax) over subject, addresses and body with filters: the
  * newest SEARCH_RANKED_WINDOW matches, ranked; without `q`, the filtered messages newest first.
  * The page's rows are read in full only after the page is chosen. Without `q`, a whole address
@@ -468,10 +482,12 @@ function phraseParts(q: string | null): { words: string; phrases: string[]; rest
  */
 export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery): Promise<Array<MessageSummaryRow & { rank: number }>> {
   const phrase = phraseParts(s.q);
+  const pairs = phrase ? await phrasePairs(db, phrase.phrases) : null;
   const byAddress = s.q === null && (wholeAddress(s.from) !== null || wholeAddress(s.to) !== null);
   const bounds = s.q !== null || byAddress ? await keptRecencyBounds(db, at) : [];
   const values = [at.org_id, at.inbox_id, s.q, s.from, s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.limit, s.offset,
-    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, phrase?.phrases ?? null, phrase?.rest ?? null, s.authenticated, bounds];
+    wholeAddress(s.from), wholeAddress(s.to), phrase?.words ?? null, pairs?.pairs ?? null, phrase?.rest ?? null, s.authenticated,
+    pairs?.exact ?? false, bounds];
   const onMessage = [s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.authenticated].some((v) => v !== null);
   const [from, messageFilters] = onMessage ? [FROM_SEARCH, MESSAGE_FILTERS] : ['message_search s', NO_MESSAGE_FILTERS];
   // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
@@ -480,17 +496,18 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
     ? [`SELECT c.id, c.seq, ts_rank(v.search, websearch_to_tsquery('english', $3)) AS rank
          FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
                 WHERE ${TEXT_FILTERS} AND ${messageFilters}
-                  AND CASE WHEN $16::text[] IS NOT NULL AND phrase_pairs_exact($16)
+                  AND CASE WHEN $19::bool
                       THEN $17::text IS NULL OR s.search @@ websearch_to_tsquery('english', $17)
                       ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length, { window: String(SEARCH_RANKED_WINDOW) })}) c
         JOIN message_search v ON v.ctid = c.tid AND v.org_id = $1 AND v.inbox_id = $2
         WHERE v.search @@ websearch_to_tsquery('english', $3)
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 19 : 18]
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 20 : 19]
     : bounds.length > 0
       ? [`SELECT c.id, c.seq, 0::real AS rank
            FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
-                  WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL`, bounds.length, { window: '($11::bigint + $12::bigint)', newestUncovered: true })}) c
-          ORDER BY c.seq DESC LIMIT $11 OFFSET $12`, 19]
+                  WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL AND NOT $19::bool`,
+                bounds.length, { window: '($11::bigint + $12::bigint)', newestUncovered: true })}) c
+          ORDER BY c.seq DESC LIMIT $11 OFFSET $12`, 20]
       : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
           WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters}
             AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
@@ -572,12 +589,12 @@ async function recencyBounds(db: Executor, at: InboxKey): Promise<string[]> {
 // A span's cover in the index its search is narrowed by (TEXT_FILTERS): a phrase with word pairs
 // by the pairs index, anything else by the words index.
 const recencyCover = (above: string, upto: string) =>
-  `CASE WHEN phrase_word_pairs($16) IS NULL THEN s.search @@ search_recency_cover(${above}, ${upto})
+  `CASE WHEN $16::int4[] IS NULL THEN s.search @@ search_recency_cover(${above}, ${upto})
         ELSE s.pairs && search_recency_pair_cover(${above}, ${upto}) END`;
 
 /**
  * The newest `window` rows (an SQL expression) of `matches` (a SELECT of message_search s with its
- * conditions), span by span with `bounds` ($19, recencyBounds) as far back as needed: a span is
+ * conditions), span by span with `bounds` ($20, recencyBounds) as far back as needed: a span is
  * read only while the newer ones hold fewer than the window. Each but the oldest is found through
  * the index with its recency words or marks (recencyCover), so only its own matches are read.
  * Past the newest, a span's matches are read whole: it holds a few thousand messages more than
@@ -593,7 +610,7 @@ const recencyCover = (above: string, upto: string) =>
 function newestMatches(matches: string, bounds: number, { window, newestUncovered = false }: { window: string; newestUncovered?: boolean }): string {
   const newest = (sql: string, seq: string) => `${sql} ORDER BY ${seq} DESC LIMIT ${window}`;
   if (bounds === 0) return newest(matches, 's.seq');
-  const bound = (i: number) => `($19::bigint[])[${i + 1}]`;
+  const bound = (i: number) => `($20::bigint[])[${i + 1}]`;
   // The newest span ends at the inbox's newest message as this statement sees it.
   const newestSeq = '(SELECT max(seq) FROM message_search WHERE org_id = $1 AND inbox_id = $2)';
   const spans = Array.from({ length: bounds + 1 }, (_, i) => {
