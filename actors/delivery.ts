@@ -45,6 +45,7 @@ import { recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { JOBS } from './jobs.ts';
 import { applyWorkerEvent } from './reviews/apply.ts';
+import { readNoticesAhead, toldWhenSent } from './reviews/effects.ts';
 import { restoreReview } from './reviews/snapshot.ts';
 import { signOutbound } from './signing-keys.ts';
 import { sendSystemMail, type SystemMail } from './system-mail.ts';
@@ -211,6 +212,8 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
   // Made ready before the transaction, whose BEGIN takes the copies' thread-key locks.
   const copies = await prepareIngest([sentCopy, ...received]);
   await inLockTransaction(lock, async (tx) => {
+    // Sent by a category that tells the human: who to tell is read with the copies' insert.
+    if (toldWhenSent(restoreReview(row).context)) readNoticesAhead(tx, deps.queue, row);
     if (external.length > 0 && !relay) {
       await insertOutbox(tx, {
         org_id: row.org_id,

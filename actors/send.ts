@@ -40,6 +40,7 @@ import { sendAllowances, type SendAllowances } from '../storage/usage.ts';
 import { recipientLimitError, reserveWithinCaps } from './send-caps.ts';
 import { checkAddresses, parseList, plainSendRecipients } from './recipients.ts';
 import { reviewKind } from './reviews/kind.ts';
+import { readNoticesAhead } from './reviews/effects.ts';
 import { LINK_DEFAULTS, chooseRoute, type Routing } from './review-links.ts';
 import type { RouteLink } from '../storage/review-links.ts';
 import { createInstanceIn } from './run-machine.ts';
@@ -401,6 +402,8 @@ export async function submitSend(
         recipient_count: recipientCount,
         deadline_at: deadline === null ? null : new Date(now.getTime() + deadline * 1000),
       };
+      // A send held for a human tells the deciders (notifyReviewer): who they are is read with the insert.
+      if (!released && routing.choice.route === 'human') readNoticesAhead(tx, s.queue, inbox);
       const fits = await insertReviewWithinLimit(tx, submission, inbox.recipient_limit_24h);
       if (!fits.inbox_live) throw notFound('inbox');
       if (!fits.inserted) {

@@ -63,9 +63,13 @@ export async function notifyOnCommit(tx: Executor, channel: string, payload: str
   else await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
 }
 
-// What a transaction left to send ahead of its next statement: BEGIN, and writes whose result
-// nobody reads (writeBeforeCommit).
-const pendingWrites = new WeakMap<pg.ClientBase, string[]>();
+// What a transaction left to send ahead of its next statement, one statement each: BEGIN, writes
+// whose result nobody reads (writeBeforeCommit), and reads whose result is taken later (readAhead).
+type Ahead = { text: string; read?: AheadRead };
+type AheadRead = { key: string; result: pg.QueryResult | null };
+const pendingWrites = new WeakMap<pg.ClientBase, Ahead[]>();
+// A transaction's reads started ahead, by their EXECUTE text, until taken (takeRead).
+const readsAhead = new WeakMap<pg.ClientBase, Map<string, AheadRead>>();
 
 /** A named (prepared) statement. */
 export type PreparedStatement = { name: string; text: string; values: unknown[] };
@@ -83,8 +87,41 @@ export type PreparedStatement = { name: string; text: string; values: unknown[] 
 export async function writeBeforeCommit(tx: Executor, q: PreparedStatement | string): Promise<void> {
   const writes = pendingWrites.get(tx as pg.ClientBase);
   const ahead = writes && (typeof q === 'string' ? q : executeText(tx as pg.ClientBase, q));
-  if (writes && ahead) writes.push(ahead);
+  if (writes && ahead) writes.push({ text: ahead });
   else await tx.query(q);
+}
+
+/**
+ * Starts a read the transaction will want later (takeRead), sent with its next statement as a
+ * write left by writeBeforeCommit is, and seeing what that one would. Inside withTransaction and
+ * once the connection has prepared the statement; elsewhere nothing is sent, and takeRead runs it.
+ */
+export function readAhead(tx: Executor, q: PreparedStatement): void {
+  const writes = pendingWrites.get(tx as pg.ClientBase);
+  const reads = readsAhead.get(tx as pg.ClientBase);
+  const key = writes && reads ? executeText(tx as pg.ClientBase, q) : null;
+  if (!key || reads!.has(key)) return;
+  const read = { key, result: null };
+  reads!.set(key, read);
+  writes!.push({ text: key, read });
+}
+
+/**
+ * The result of `q`: the one its readAhead in this transaction brought back with an earlier
+ * statement, else `q` run now (a read started ahead and not sent yet is then not sent at all).
+ */
+export async function takeRead<R extends pg.QueryResultRow>(tx: Executor, q: PreparedStatement): Promise<pg.QueryResult<R>> {
+  const reads = readsAhead.get(tx as pg.ClientBase);
+  const key = reads ? executeText(tx as pg.ClientBase, q) : null;
+  const read = key ? reads!.get(key) : undefined;
+  if (read) {
+    reads!.delete(read.key);
+    if (read.result) return read.result as pg.QueryResult<R>;
+    const writes = pendingWrites.get(tx as pg.ClientBase);
+    const at = writes?.findIndex((w) => w.read === read) ?? -1;
+    if (at >= 0) writes!.splice(at, 1);
+  }
+  return tx.query<R>(q);
 }
 
 /**
@@ -111,20 +148,28 @@ function executeText(client: pg.ClientBase, q: unknown): string | null {
 }
 
 /**
- * While `client` runs a transaction, every statement runs the writes left before it first: in its
- * own round trip when it is a statement the connection has prepared (as an EXECUTE after them, its
- * result the last), else in one round trip before it. The COMMIT's text takes them itself.
+ * While `client` runs a transaction, every statement runs the writes and reads left before it
+ * first: in its own round trip when it is a statement the connection has prepared (as an EXECUTE
+ * after them, its result the last), else in one round trip before it. Each read left keeps its
+ * result, by its place among them. The COMMIT's text takes the writes itself.
  * Answers the function putting the client back.
  */
-function runWritesFirst(client: pg.ClientBase, writes: string[]): () => void {
+function runWritesFirst(client: pg.ClientBase, writes: Ahead[]): () => void {
   const query = client.query as (...a: unknown[]) => Promise<unknown>;
   const own = Object.prototype.hasOwnProperty.call(client, 'query');
+  const keep = (left: Ahead[], results: unknown) => {
+    const each = ([] as pg.QueryResult[]).concat(results as pg.QueryResult | pg.QueryResult[]);
+    left.forEach((w, i) => {
+      if (w.read) w.read.result = each[i]!;
+    });
+  };
   client.query = function (this: pg.ClientBase, ...args: unknown[]) {
     if (writes.length === 0) return query.apply(this, args);
-    const left = writes.splice(0).join('; ');
+    const left = writes.splice(0);
+    const text = left.map((w) => w.text).join('; ');
     const execute = args.length === 1 ? executeText(this, args[0]) : null;
-    if (execute) return query.call(this, `${left}; ${execute}`).then((results) => (results as unknown[]).at(-1));
-    return query.call(this, left).then(() => query.apply(this, args));
+    if (execute) return query.call(this, `${text}; ${execute}`).then((results) => (keep(left, results), (results as unknown[]).at(-1)));
+    return query.call(this, text).then((results) => (keep(left, results), query.apply(this, args)));
   } as typeof client.query;
   return () => {
     if (own) client.query = query as typeof client.query;
@@ -142,7 +187,8 @@ function literal(client: pg.ClientBase, value: unknown): string {
 
 /**
  * Runs fn in one transaction; every write inside commits or none does. BEGIN and `firstStatement`
- * (e.g. taking advisory locks) go ahead of the transaction's first statement, in its round trip.
+ * (one statement, e.g. taking advisory locks) go ahead of the transaction's first statement, in its
+ * round trip.
  */
 export async function withTransaction<T>(pool: Pool, fn: (tx: pg.PoolClient) => Promise<T>, firstStatement?: string | null): Promise<T> {
   const client = await pool.connect();
@@ -164,16 +210,19 @@ export async function transactionOn<T>(
   opts: { firstStatement?: string | null; afterCommit?: string } = {},
 ): Promise<T> {
   const notifications: Array<[string, string]> = [];
-  const writes: string[] = [];
+  const writes: Ahead[] = [];
   pendingNotifications.set(client, notifications);
   pendingWrites.set(client, writes);
+  readsAhead.set(client, new Map());
   const putBack = runWritesFirst(client, writes);
   try {
     // Sent with the transaction's first statement.
-    writes.push(opts.firstStatement ? `BEGIN; ${opts.firstStatement}` : 'BEGIN');
+    writes.push({ text: 'BEGIN' });
+    if (opts.firstStatement) writes.push({ text: opts.firstStatement });
     const result = await fn(client);
     pendingNotifications.delete(client);
     pendingWrites.delete(client);
+    readsAhead.delete(client);
     // Taken out of the list here, the writes left go in the COMMIT's own text.
     await client.query(commitText(client, writes.splice(0), notifications, opts.afterCommit)).catch((err: { file?: string }) => {
       // Raised by the NOTIFY after the COMMIT (async.c): the transaction did commit and only the
@@ -190,15 +239,19 @@ export async function transactionOn<T>(
     putBack();
     pendingNotifications.delete(client);
     pendingWrites.delete(client);
+    readsAhead.delete(client);
   }
 }
 
-/** The writes left for it, COMMIT, the statement after it, then the notifications (each once), in one simple-protocol round trip. */
-function commitText(client: pg.ClientBase, writes: string[], notifications: Array<[string, string]>, afterCommit?: string): string {
+/**
+ * The writes left for it (not the reads: nobody took them), COMMIT, the statement after it, then
+ * the notifications (each once), in one simple-protocol round trip.
+ */
+function commitText(client: pg.ClientBase, writes: Ahead[], notifications: Array<[string, string]>, afterCommit?: string): string {
   const unique = [...new Set(notifications.map(([c, p]) => `${client.escapeLiteral(c)}, ${client.escapeLiteral(p)}`))];
   const notify = unique.length === 0 ? '' : `; SELECT ${unique.map((args) => `pg_notify(${args})`).join(', ')}`;
   // The NOTIFY goes last: raised there, its error (above) leaves everything before it done.
-  return `${writes.map((w) => `${w}; `).join('')}COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
+  return `${writes.filter((w) => !w.read).map((w) => `${w.text}; `).join('')}COMMIT${afterCommit ? `; ${afterCommit}` : ''}${notify}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Review notifications: members' preferences, the notifications sent, one-time decision links,
 // the channel of each human decision, and a project's chat-ops channel.
-import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
+import { readAhead, takeRead, writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 import { newId } from './ids.ts';
 
 export type NotifyMode = 'instant' | 'digest' | 'off';
@@ -40,7 +40,20 @@ export type Decider = { user_id: string; email: string; mode: NotifyMode; digest
  * Read with whether the project has a chat-ops channel, in one round trip.
  */
 export async function noticeTargets(db: Executor, orgId: string, projectId: string): Promise<{ deciders: Decider[]; chatops: boolean }> {
-  const { rows } = await db.query<{ deciders: Decider[]; chatops: boolean }>({
+  const { rows } = await takeRead<{ deciders: Decider[]; chatops: boolean }>(db, noticeTargetsStatement(orgId, projectId));
+  return rows[0]!;
+}
+
+/**
+ * Starts the read of the project's notice targets in a transaction that will announce a review
+ * (readAhead): it then travels with an earlier statement, and noticeTargets takes its result.
+ */
+export function readNoticeTargetsAhead(tx: Executor, orgId: string, projectId: string): void {
+  readAhead(tx, noticeTargetsStatement(orgId, projectId));
+}
+
+function noticeTargetsStatement(orgId: string, projectId: string): PreparedStatement {
+  return {
     name: 'notifications-targets',
     text: `SELECT coalesce((
              SELECT json_agg(d ORDER BY d.email) FROM (
@@ -51,8 +64,7 @@ export async function noticeTargets(db: Executor, orgId: string, projectId: stri
                                  AND (m.project_id IS NULL OR m.project_id = $2) AND m.role IN ('owner', 'admin', 'member'))) d), '[]') AS deciders,
            EXISTS (SELECT 1 FROM chatops_channels WHERE org_id = $1 AND project_id = $2) AS chatops`,
     values: [orgId, projectId],
-  });
-  return rows[0]!;
+  };
 }
 
 /** Whether this email holds a deciding role in the project now. */

@@ -1,9 +1,11 @@
 // The effects of the review request machine's actions, performed in the transition's transaction:
 // jobs (delivery, timers, notices, reviewer pushes), digest notices, feedback rows, usage settlement, review events.
+import type pg from 'pg';
 import type { ReviewActionParams, ReviewContext } from '../../machines/review-request.ts';
+import type { Queue } from '../../service/queue.ts';
 import { newId } from '../../storage/ids.ts';
 import { assignReview, findLinkById, insertLinkDelivery, unassignReview } from '../../storage/review-links.ts';
-import { recordDigestNotices } from '../../storage/notifications.ts';
+import { readNoticeTargetsAhead, recordDigestNotices } from '../../storage/notifications.ts';
 import { appendReviewerWork } from '../../storage/reviewer-work.ts';
 import { insertFeedback, releaseRecipientUsage, type FeedbackRow } from '../../storage/reviews.ts';
 import { settleReservationAtCommit } from '../../storage/usage.ts';
@@ -167,5 +169,17 @@ export async function performReviewAction(action: MachineAction, ctx: EffectCont
  */
 function autoSentNotice(type: string, c: ReviewContext): Record<string, unknown> | undefined {
   if (type !== 'review.auto_sent' || !c.category_rung) return undefined;
-  return { rung: c.category_rung, mode_reason: c.mode_reason, notify_human: c.category_rung === 'auto_notify' };
+  return { rung: c.category_rung, mode_reason: c.mode_reason, notify_human: toldWhenSent(c) };
+}
+
+/** Whether a review's human is told once it goes out: sent by a category that notifies. */
+export const toldWhenSent = (c: ReviewContext): boolean => c.category_rung === 'auto_notify';
+
+/**
+ * In a transaction whose transition will tell the review's deciders (announce), starts the read of
+ * who they are, so it travels with the transaction's next statement instead of a round trip of its
+ * own. A read nobody takes costs that statement only.
+ */
+export function readNoticesAhead(tx: pg.ClientBase, queue: Queue, review: { org_id: string; project_id: string }): void {
+  if (queue.runs(JOBS.reviewNotify.name)) readNoticeTargetsAhead(tx, review.org_id, review.project_id);
 }

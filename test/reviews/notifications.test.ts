@@ -3,6 +3,7 @@
 // the link's page decides only on its button, once, and only for the revision it was made for.
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { after, test } from '../../testkit/test.ts';
 import { performNotify, sendDueDigests } from '../../actors/notifications.ts';
@@ -258,6 +259,30 @@ test('a decider who takes a digest has each notice written with the change that 
   assert.match(digest.mail.subject ?? '', /Review digest: 2 notice/);
   assert.match(digest.mail.text ?? '', /Digest only, revised\.[\s\S]*Status: green\./);
   assert.deepEqual((await noticesOf(id)).map((n) => n.status), ['skipped', 'sent']);
+});
+
+test('a send held for a human reads who its deciders are with the review\'s insert, not in a round trip of its own, and writes their notice', async () => {
+  const t = await createTenant(svc, { plan: 'enterprise' });
+  const A = `/v1/admin/orgs/${t.orgId}/projects/${t.projectId}`;
+  assert.equal((await svc.api.request('PUT', `${A}/notification-preferences`, { body: { mode: 'digest', digest_minutes: 5 }, token: t.consoleToken })).status, 200);
+  // The first prepares the statements on the connection the next one takes again.
+  await waitingSend(t, 'Read ahead, first');
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name?: string; text: string }).name ?? (args[0] as { text: string }).text);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  let id: string;
+  try {
+    ({ id } = await waitingSend(t, 'Read ahead, second'));
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  const insert = sent.find((q) => q.includes('EXECUTE "reviews-insert-within-limit"'));
+  assert.ok(insert, sent.join('\n'));
+  assert.match(insert, /EXECUTE "notifications-targets"\('[^']+', '[^']+'\); EXECUTE "reviews-insert-within-limit"/);
+  assert.deepEqual(await noticesOf(id), [{ reason: 'created', revision: 1, delivery: 'digest', status: 'pending' }]);
 });
 
 test('with REVIEW_NOTIFICATIONS=false no notice is queued or written, not even for a decider who takes a digest', async () => {

@@ -2,13 +2,14 @@
 // prepared statement with the transaction's next statement, the COMMIT's round trip when nothing
 // comes between. It stores exactly what the same statement with parameters stores, a later
 // statement of the transaction sees it, writes keep their order, it commits or rolls back with its
-// transaction, and it runs at once outside one.
+// transaction, and it runs at once outside one. readAhead and takeRead: a read the transaction
+// wants later, sent the same way, whose result is taken from that round trip.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
-import { createPool, endPool, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
+import { createPool, endPool, readAhead, takeRead, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
 import { createTestDatabase } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
@@ -141,4 +142,82 @@ test('BEGIN goes with the first statement the connection has prepared, and the w
   assert.match(sent[0]!, /^BEGIN; EXECUTE "test-written-count"\('none'\)$/);
   assert.match(sent[1]!, /^EXECUTE "test-written-insert"\('round trips \d+', .*\); COMMIT$/s);
   assert.equal((await db.query(`SELECT count(*)::int AS n FROM written WHERE k LIKE 'round trips %'`)).rows[0].n, 2);
+});
+
+/** Runs fn with every query text (or statement name) the process sends recorded in `sent`. */
+async function recording<T>(sent: string[], fn: () => Promise<T>): Promise<T> {
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name: string }).name);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return await fn();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+}
+
+const countOf = (k: string) => ({ name: 'test-read-ahead-count', text: 'SELECT count(*)::int AS n FROM written WHERE k LIKE $1', values: [k] });
+
+test('a read started ahead travels with the next statement, sees the writes left before it, and is taken from that round trip', async () => {
+  await withTransaction(db, (tx) => takeRead(tx, countOf('ahead%'))); // prepares the read
+  const read = { name: 'test-written-count', text: 'SELECT count(*)::int AS n FROM written WHERE k <> $1', values: ['none'] };
+  await withTransaction(db, (tx) => tx.query(read)); // and the statement it goes with
+  const sent: string[] = [];
+  const counts = await recording(sent, () =>
+    withTransaction(db, async (tx) => {
+      await writeBeforeCommit(tx, insert('ahead one', AWKWARD));
+      readAhead(tx, countOf('ahead%'));
+      await writeBeforeCommit(tx, insert('ahead two', AWKWARD));
+      const { rows: all } = await tx.query<{ n: number }>(read);
+      const { rows: ahead } = await takeRead<{ n: number }>(tx, countOf('ahead%'));
+      return { ahead: ahead[0]!.n, all: all[0]!.n };
+    }),
+  );
+  assert.equal(sent.length, 2, sent.join('\n'));
+  assert.match(sent[0]!, /^BEGIN; EXECUTE "test-written-insert"\('ahead one', .*\); EXECUTE "test-read-ahead-count"\('ahead%'\); EXECUTE "test-written-insert"\('ahead two', .*\); EXECUTE "test-written-count"\('none'\)$/s);
+  assert.match(sent[1]!, /^COMMIT$/);
+  // The read saw the write left before it, not the one after.
+  assert.equal(counts.ahead, 1);
+  assert.equal(counts.all, (await db.query(`SELECT count(*)::int AS n FROM written`)).rows[0].n);
+});
+
+test('a read started ahead and taken before any statement carried it is then the statement, with what was left before it; one nobody takes is never sent', async () => {
+  const sent: string[] = [];
+  const taken = await recording(sent, () =>
+    withTransaction(db, async (tx) => {
+      readAhead(tx, countOf('ahead%'));
+      readAhead(tx, countOf('ahead one'));
+      const { rows } = await takeRead<{ n: number }>(tx, countOf('ahead%'));
+      return rows[0]!.n;
+    }),
+  );
+  assert.equal(taken, 2);
+  assert.equal(sent.length, 2, sent.join('\n'));
+  assert.match(sent[0]!, /^BEGIN; EXECUTE "test-read-ahead-count"\('ahead one'\); EXECUTE "test-read-ahead-count"\('ahead%'\)$/, 'once, carrying the other read');
+  assert.equal(sent[1], 'COMMIT');
+  const sentAtCommit: string[] = [];
+  await recording(sentAtCommit, () => withTransaction(db, async (tx) => {
+    await writeBeforeCommit(tx, insert('ahead three', AWKWARD));
+    readAhead(tx, countOf('never taken'));
+  }));
+  assert.equal(sentAtCommit.length, 1);
+  assert.match(sentAtCommit[0]!, /^BEGIN; EXECUTE "test-written-insert"\('ahead three', .*\); COMMIT$/s, 'the read left at the commit is dropped');
+});
+
+test('outside a transaction a read started ahead is not sent, and taking it runs it', async () => {
+  const client = await db.connect();
+  try {
+    const sent: string[] = [];
+    const rows = await recording(sent, async () => {
+      readAhead(client, countOf('ahead%'));
+      assert.deepEqual(sent, []);
+      return (await takeRead<{ n: number }>(client, countOf('ahead%'))).rows;
+    });
+    assert.deepEqual(rows, [{ n: 3 }]);
+    assert.deepEqual(sent, ['test-read-ahead-count']);
+  } finally {
+    client.release();
+  }
 });
