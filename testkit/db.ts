@@ -75,3 +75,21 @@ export async function createTemplateDatabase(): Promise<TestDatabase> {
   }
   return db;
 }
+
+/**
+ * Runs fn with each query this process sends to PostgreSQL meanwhile recorded in `sent`: the text
+ * of a query sent as text (a round trip may hold several statements), else its statement's name.
+ */
+export async function recordingQueries<T>(sent: string[], fn: () => Promise<T>): Promise<T> {
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0] as string | { name?: string; text: string };
+    sent.push(typeof q === 'string' ? q : (q.name ?? q.text));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return await fn();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+}

@@ -3,7 +3,6 @@
 // the link's page decides only on its button, once, and only for the revision it was made for.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { after, test } from '../../testkit/test.ts';
 import { performNotify, sendDueDigests } from '../../actors/notifications.ts';
@@ -11,6 +10,7 @@ import { insertMembership, upsertUser } from '../../storage/tenancy.ts';
 import { createSignInLink } from '../../actors/console-sessions.ts';
 import { launchBrowser, newVisitor, openPage } from '../../testkit/browser.ts';
 import { createTenant, startTestService, type Tenant } from '../../testkit/service.ts';
+import { recordingQueries } from '../../testkit/db.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { startRelay, type Received } from '../../testkit/relay.ts';
 import { INTENT, agentWithInbox } from './setup.ts';
@@ -268,17 +268,7 @@ test('a send held for a human reads who its deciders are with the review\'s inse
   // The first prepares the statements on the connection the next one takes again.
   await waitingSend(t, 'Read ahead, first');
   const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name?: string; text: string }).name ?? (args[0] as { text: string }).text);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  let id: string;
-  try {
-    ({ id } = await waitingSend(t, 'Read ahead, second'));
-  } finally {
-    pg.Client.prototype.query = query;
-  }
+  const { id } = await recordingQueries(sent, () => waitingSend(t, 'Read ahead, second'));
   const insert = sent.find((q) => q.includes('EXECUTE "reviews-insert-within-limit"'));
   assert.ok(insert, sent.join('\n'));
   assert.match(insert, /EXECUTE "notifications-targets"\('[^']+', '[^']+'\); EXECUTE "reviews-insert-within-limit"/);

@@ -2,6 +2,7 @@
 // found too few matches (storage/messages.ts, searchMessages): it must answer exactly what reading
 // every match would, whatever the word's spread, and find a span's matches through the words index.
 import assert from 'node:assert/strict';
+import type pg from 'pg';
 import { test } from '../../testkit/test.ts';
 import { sendMail } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
@@ -111,28 +112,36 @@ function rowsRead(node: Record<string, unknown>): number {
   return own + ((node['Plans'] as Array<Record<string, unknown>> | undefined) ?? []).reduce((n, child) => n + rowsRead(child), 0);
 }
 
-test('an address search without text reads the newest messages for its page, not every message of the address', async () => {
-  const reads: number[] = [];
+/**
+ * Runs a search on one connection with sequential scans off, each of its statements handed to
+ * `look` first (with the connection) when it is the search itself. On a table this small a scan
+ * of it all is as cheap: what is asked is what the index lets a search skip.
+ */
+async function explained<T>(look: (client: pg.PoolClient, text: string, params: unknown[] | undefined) => Promise<unknown>, search: (db: Executor) => Promise<T>): Promise<T> {
   const client = await db.connect();
-  // On a table this small a scan of it all is as cheap: what is asked is what the index lets it skip.
   await client.query('SET enable_seqscan = off');
   const explaining: Executor = {
     query: async (config: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
       const [text, params] = typeof config === 'string' ? [config, values] : [config.text, config.values];
-      if (text.startsWith('WITH hits')) {
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params);
-        reads.push(rowsRead(rows[0]['QUERY PLAN'][0].Plan));
-      }
+      if (text.startsWith('WITH hits')) await look(client, text, params);
       return client.query(text, params);
     },
   } as unknown as Executor;
   try {
-    const page = await searchMessages(explaining, at, addressQuery('desk@ops.example', null, 20, 0));
-    assert.deepEqual(page.map((m) => m.id), await newestOf('desk@ops.example', null, 20, 0));
+    return await search(explaining);
   } finally {
     await client.query('RESET enable_seqscan');
     client.release();
   }
+}
+
+test('an address search without text reads the newest messages for its page, not every message of the address', async () => {
+  const reads: number[] = [];
+  const page = await explained(
+    async (client, text, params) => reads.push(rowsRead((await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params)).rows[0]['QUERY PLAN'][0].Plan)),
+    (explaining) => searchMessages(explaining, at, addressQuery('desk@ops.example', null, 20, 0)),
+  );
+  assert.deepEqual(page.map((m) => m.id), await newestOf('desk@ops.example', null, 20, 0));
   assert.equal(reads.length, 1);
   // desk@ has 50 messages among the newest 2,000 and 300 in all.
   assert.ok(reads[0]! >= 20 && reads[0]! <= 100, `${reads[0]} rows read for a page of 20 of its 300 messages`);
@@ -140,22 +149,10 @@ test('an address search without text reads the newest messages for its page, not
 
 test('a middle span is found through the words index by its recency words', async () => {
   const plans: string[] = [];
-  // On a table this small a scan of it all is as cheap: what is asked is that the index can serve.
-  const client = await db.connect();
-  await client.query('SET enable_seqscan = off');
-  const explaining: Executor = {
-    query: async (config: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
-      const [text, params] = typeof config === 'string' ? [config, values] : [config.text, config.values];
-      if (/ts_rank/.test(text)) plans.push((await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n'));
-      return client.query(text, params);
-    },
-  } as unknown as Executor;
-  try {
-    await searchMessages(explaining, at, query('bravo'));
-  } finally {
-    await client.query('RESET enable_seqscan');
-    client.release();
-  }
+  await explained(
+    async (client, text, params) => plans.push((await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n')),
+    (explaining) => searchMessages(explaining, at, query('bravo')),
+  );
   assert.equal(plans.length, 1);
   assert.match(plans[0]!, /Index Cond: .*search @@ '''~\d+\.\d+'/, 'a span read through its recency words');
 });

@@ -6,11 +6,10 @@
 // wants later, sent the same way, whose result is taken from that round trip.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { after, test } from '../../testkit/test.ts';
 import { createLogger } from '../../service/logger.ts';
 import { createPool, endPool, readAhead, takeRead, withTransaction, writeBeforeCommit } from '../../storage/db.ts';
-import { createTestDatabase } from '../../testkit/db.ts';
+import { createTestDatabase, recordingQueries } from '../../testkit/db.ts';
 
 const database = await createTestDatabase();
 // One connection: the statement prepared by one transaction is the one the next EXECUTEs.
@@ -128,35 +127,12 @@ test('BEGIN goes with the first statement the connection has prepared, and the w
     });
   await transaction(); // prepares the read
   const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name: string }).name);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await transaction();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
+  await recordingQueries(sent, transaction);
   assert.equal(sent.length, 2, sent.join('\n'));
   assert.match(sent[0]!, /^BEGIN; EXECUTE "test-written-count"\('none'\)$/);
   assert.match(sent[1]!, /^EXECUTE "test-written-insert"\('round trips \d+', .*\); COMMIT$/s);
   assert.equal((await db.query(`SELECT count(*)::int AS n FROM written WHERE k LIKE 'round trips %'`)).rows[0].n, 2);
 });
-
-/** Runs fn with every query text (or statement name) the process sends recorded in `sent`. */
-async function recording<T>(sent: string[], fn: () => Promise<T>): Promise<T> {
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    sent.push(typeof args[0] === 'string' ? args[0] : (args[0] as { name: string }).name);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    return await fn();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-}
 
 const countOf = (k: string) => ({ name: 'test-read-ahead-count', text: 'SELECT count(*)::int AS n FROM written WHERE k LIKE $1', values: [k] });
 
@@ -165,7 +141,7 @@ test('a read started ahead travels with the next statement, sees the writes left
   const read = { name: 'test-written-count', text: 'SELECT count(*)::int AS n FROM written WHERE k <> $1', values: ['none'] };
   await withTransaction(db, (tx) => tx.query(read)); // and the statement it goes with
   const sent: string[] = [];
-  const counts = await recording(sent, () =>
+  const counts = await recordingQueries(sent, () =>
     withTransaction(db, async (tx) => {
       await writeBeforeCommit(tx, insert('ahead one', AWKWARD));
       readAhead(tx, countOf('ahead%'));
@@ -185,7 +161,7 @@ test('a read started ahead travels with the next statement, sees the writes left
 
 test('a read started ahead and taken before any statement carried it is then the statement, with what was left before it; one nobody takes is never sent', async () => {
   const sent: string[] = [];
-  const taken = await recording(sent, () =>
+  const taken = await recordingQueries(sent, () =>
     withTransaction(db, async (tx) => {
       readAhead(tx, countOf('ahead%'));
       readAhead(tx, countOf('ahead one'));
@@ -198,7 +174,7 @@ test('a read started ahead and taken before any statement carried it is then the
   assert.match(sent[0]!, /^BEGIN; EXECUTE "test-read-ahead-count"\('ahead one'\); EXECUTE "test-read-ahead-count"\('ahead%'\)$/, 'once, carrying the other read');
   assert.equal(sent[1], 'COMMIT');
   const sentAtCommit: string[] = [];
-  await recording(sentAtCommit, () => withTransaction(db, async (tx) => {
+  await recordingQueries(sentAtCommit, () => withTransaction(db, async (tx) => {
     await writeBeforeCommit(tx, insert('ahead three', AWKWARD));
     readAhead(tx, countOf('never taken'));
   }));
@@ -210,7 +186,7 @@ test('outside a transaction a read started ahead is not sent, and taking it runs
   const client = await db.connect();
   try {
     const sent: string[] = [];
-    const rows = await recording(sent, async () => {
+    const rows = await recordingQueries(sent, async () => {
       readAhead(client, countOf('ahead%'));
       assert.deepEqual(sent, []);
       return (await takeRead<{ n: number }>(client, countOf('ahead%'))).rows;
