@@ -503,6 +503,7 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
         WHERE v.search @@ websearch_to_tsquery('english', $3)
         ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 20 : 19]
     : bounds.length > 0
+      // Without q, $17 and $19 (no phrase) always pass; named so the bounds ($20) can follow.
       ? [`SELECT c.id, c.seq, 0::real AS rank
            FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
                   WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL AND NOT $19::bool`,
