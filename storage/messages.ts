@@ -490,10 +490,9 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
     pairs?.exact ?? false, bounds];
   const onMessage = [s.to, s.subject, s.folder, s.after, s.before, s.has_attachment, s.authenticated].some((v) => v !== null);
   const [from, messageFilters] = onMessage ? [FROM_SEARCH, MESSAGE_FILTERS] : ['message_search s', NO_MESSAGE_FILTERS];
-  // Each form names only the parameters it uses: PostgreSQL cannot type one it never sees.
-  // Without q, the newest messages that pass the filters, walked through message_search's key.
-  const [hits, used] = s.q !== null
-    ? [`SELECT c.id, c.seq, ts_rank(v.search, websearch_to_tsquery('english', $3)) AS rank
+  // PostgreSQL cannot type a parameter it never sees: the bounds ($20) are sent only when named.
+  const hits = s.q !== null
+    ? `SELECT c.id, c.seq, ts_rank(v.search, websearch_to_tsquery('english', $3)) AS rank
          FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
                 WHERE ${TEXT_FILTERS} AND ${messageFilters}
                   AND CASE WHEN $19::bool
@@ -501,24 +500,20 @@ export async function searchMessages(db: Executor, at: InboxKey, s: SearchQuery)
                       ELSE s.search @@ websearch_to_tsquery('english', $3) END`, bounds.length, { window: String(SEARCH_RANKED_WINDOW) })}) c
         JOIN message_search v ON v.ctid = c.tid AND v.org_id = $1 AND v.inbox_id = $2
         WHERE v.search @@ websearch_to_tsquery('english', $3)
-        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`, bounds.length > 0 ? 20 : 19]
-    : bounds.length > 0
-      // Without q, $17 and $19 (no phrase) always pass; named so the bounds ($20) can follow.
-      ? [`SELECT c.id, c.seq, 0::real AS rank
-           FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
-                  WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL AND NOT $19::bool`,
-                bounds.length, { window: '($11::bigint + $12::bigint)', newestUncovered: true })}) c
-          ORDER BY c.seq DESC LIMIT $11 OFFSET $12`, 20]
-      : [`SELECT s.message_id AS id, s.seq, 0::real AS rank FROM ${from}
-          WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters}
-            AND $17::text IS NULL -- always true without q; named so $18 (authenticated) can follow
-          ORDER BY s.seq DESC LIMIT $11 OFFSET $12`, 18];
+        ORDER BY rank DESC, c.seq DESC LIMIT $11 OFFSET $12`
+    // Without q, the newest messages that pass the filters; $17 and $19 (no phrase) always pass,
+    // named so every form sends the same parameters.
+    : `SELECT c.id, c.seq, 0::real AS rank
+         FROM (${newestMatches(`SELECT s.message_id AS id, s.seq, s.ctid AS tid FROM ${from}
+                WHERE $3::text IS NULL AND ${TEXT_FILTERS} AND ${messageFilters} AND $17::text IS NULL AND NOT $19::bool`,
+              bounds.length, { window: '($11::bigint + $12::bigint)', newestUncovered: true })}) c
+        ORDER BY c.seq DESC LIMIT $11 OFFSET $12`;
   const { rows } = await db.query<MessageSummaryRow & { rank: number }>(
     `WITH hits AS (${hits})
      SELECT ${SUMMARY_COLUMNS}, hits.rank FROM hits
        JOIN messages m ON m.org_id = $1 AND m.inbox_id = $2 AND m.id = hits.id
       ORDER BY hits.rank DESC, hits.seq DESC`,
-    values.slice(0, used),
+    bounds.length > 0 ? values : values.slice(0, -1),
   );
   return rows;
 }

@@ -39,7 +39,7 @@ async function settleUsage(ctx: EffectContext, type: string, context: ReviewCont
  * twice or after a preference changed, it records nothing twice (the same key).
  */
 async function announce(ctx: EffectContext, notice: NotifyJob): Promise<void> {
-  if (!ctx.queue.runs(JOBS.reviewNotify.name)) return;
+  if (!tellsDeciders(ctx.queue)) return;
   const row = ctx.row;
   const { atOnce } = await recordDigestNotices(ctx.tx, {
     org_id: row.org_id,
@@ -181,5 +181,8 @@ export const toldWhenSent = (c: ReviewContext): boolean => c.category_rung === '
  * own. A read nobody takes costs that statement only.
  */
 export function readNoticesAhead(tx: pg.ClientBase, queue: Queue, review: { org_id: string; project_id: string }): void {
-  if (queue.runs(JOBS.reviewNotify.name)) readNoticeTargetsAhead(tx, review.org_id, review.project_id);
+  if (tellsDeciders(queue)) readNoticeTargetsAhead(tx, review.org_id, review.project_id);
 }
+
+/** Whether this service tells deciders at all (its configuration may switch notices off). */
+const tellsDeciders = (queue: Queue): boolean => queue.runs(JOBS.reviewNotify.name);
