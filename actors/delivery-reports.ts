@@ -26,7 +26,7 @@ import type { InboxRow } from '../storage/inboxes.ts';
 import { appendReviewEvent } from '../storage/review-events.ts';
 import { findReviewWithInbox, reviewOrgOf, type ReviewRow } from '../storage/reviews.ts';
 import { suppress } from '../storage/suppressions.ts';
-import { deliverToWebhooks, publishEvent } from './events.ts';
+import { deliverToWebhooks, publishEventTo, readWebhooksAhead, webhooksOf } from './events.ts';
 import { restoreReview } from './reviews/snapshot.ts';
 
 export type ReportDeps = { db: Pool; queue: Queue; config: Config; log: Logger };
@@ -56,16 +56,28 @@ function payloadOf(s: Sent, r: Pick<ReportRecipient, 'email' | 'kind' | 'type' |
 export async function recordDelivered(tx: pg.ClientBase, queue: Queue, s: Sent, recipients: string[], status: string | null): Promise<void> {
   const rows = recipients.map((email) => reportRow(s, { email, kind: 'delivered', type: null, status, diagnostic: null }, null));
   await insertDeliveryReports(tx, rows);
+  if (recipients.length === 0) return;
+  const hooks = await webhooksOf(tx, deliveredAbout(s.review.org_id, s.inbox.id));
   for (const email of recipients) {
-    await publishEvent(tx, queue, {
+    await publishEventTo(tx, queue, {
       org_id: s.review.org_id,
       project_id: s.review.project_id,
       inbox_id: s.inbox.id,
       agent_id: s.review.agent_id,
       type: 'message.delivered',
       payload: payloadOf(s, { email, kind: 'delivered', type: null, status, diagnostic: null }),
-    });
+    }, hooks);
   }
+}
+
+const deliveredAbout = (org_id: string, inbox_id: string) => ({ org_id, inbox_id, type: 'message.delivered' });
+
+/**
+ * Sends the read of the webhooks that recordDelivered tells with the transaction's next statement:
+ * with none subscribed, its events then go with the COMMIT instead of a round trip of their own.
+ */
+export function readDeliveredWebhooksAhead(tx: pg.ClientBase, org_id: string, inbox_id: string): void {
+  readWebhooksAhead(tx, deliveredAbout(org_id, inbox_id));
 }
 
 /** The relay answered a temporary failure: `message.delayed` for each recipient it was to take. */

@@ -41,7 +41,7 @@ import {
   type DeliveryRow,
 } from '../storage/review-deliveries.ts';
 import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow, type ReviewWithInbox } from '../storage/reviews.ts';
-import { recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
+import { readDeliveredWebhooksAhead, recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { JOBS } from './jobs.ts';
 import { applyWorkerEvent } from './reviews/apply.ts';
@@ -211,9 +211,13 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
   const received: IngestInput[] = hosted.length > 0 ? [{ raw, parsed, recipients: hosted, envelope_from: inbox.address }] : [];
   // Made ready before the transaction, whose BEGIN takes the copies' thread-key locks.
   const copies = await prepareIngest([sentCopy, ...received]);
+  // What the relay or a hosted inbox took; mail kept in the outbox has reached no one yet.
+  const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
   await inLockTransaction(lock, async (tx) => {
-    // Sent by a category that tells the human: who to tell is read with the copies' insert.
+    // Read with the copies' insert: who to tell, when sent by a category that tells the human,
+    // and the webhooks that hear of the delivery.
     if (toldWhenSent(restoreReview(row).context)) readNoticesAhead(tx, deps.queue, row);
+    if (took.length > 0) readDeliveredWebhooksAhead(tx, row.org_id, inbox.id);
     if (external.length > 0 && !relay) {
       await insertOutbox(tx, {
         org_id: row.org_id,
@@ -236,8 +240,6 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
       relay_response: o.relayResponse,
       last_error: o.missed ? `not delivered to ${o.missed.addresses.join(', ')}: ${o.missed.why}` : null,
     });
-    // What the relay or a hosted inbox took; mail kept in the outbox has reached no one yet.
-    const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
     const sent = { review: row, inbox, message_id: copy!.id, smtp_message_id: attempt.message_id };
     await recordDelivered(tx, deps.queue, sent, took, relay && o.relayResponse ? (/^\s*(\d{3})/.exec(o.relayResponse)?.[1] ?? null) : null);
   }, copies.lock);

@@ -2,9 +2,9 @@
 // delivery work it causes, so the change, its event and its deliveries commit as one.
 import type pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '../machines/policy/event-scope.ts';
-import { appendEvent, type EventKey, type EventRow, type NewEvent } from '../storage/events.ts';
+import { appendEvent, appendEventAtCommit, type EventKey, type EventRow, type NewEvent } from '../storage/events.ts';
 import { newId } from '../storage/ids.ts';
-import { insertDelivery, subscribedWebhooks, type SubscribedWebhook } from '../storage/webhooks.ts';
+import { insertDelivery, readSubscribedWebhooksAhead, subscribedWebhooks, type SubscribedWebhook } from '../storage/webhooks.ts';
 import type { Queue } from '../service/queue.ts';
 import { enqueueDelivery } from './workers/webhook-delivery.ts';
 
@@ -44,8 +44,30 @@ export async function publishEvent(tx: pg.ClientBase, queue: Queue, event: NewEv
 
 /** One delivery (and its job) per active webhook subscribed to this logged event. */
 export async function deliverToWebhooks(tx: pg.ClientBase, queue: Queue, row: EventKey): Promise<void> {
-  if (!goesToWebhooks(row)) return;
-  await createDeliveries(tx, queue, row, await subscribedWebhooks(tx, { org_id: row.org_id, type: row.type, inbox_id: row.inbox_id! }));
+  await createDeliveries(tx, queue, row, await webhooksOf(tx, row));
+}
+
+type EventAbout = Pick<NewEvent, 'org_id' | 'type' | 'inbox_id'>;
+
+/** The active webhooks subscribed to an event (none for one they cannot take); read ahead when readWebhooksAhead started it. */
+export async function webhooksOf(tx: pg.ClientBase, e: EventAbout): Promise<SubscribedWebhook[]> {
+  return goesToWebhooks(e) ? subscribedWebhooks(tx, { org_id: e.org_id, type: e.type, inbox_id: e.inbox_id! }) : [];
+}
+
+/** Sends webhooksOf's read with the transaction's next statement. */
+export function readWebhooksAhead(tx: pg.ClientBase, e: EventAbout): void {
+  if (goesToWebhooks(e)) readSubscribedWebhooksAhead(tx, { org_id: e.org_id, type: e.type, inbox_id: e.inbox_id! });
+}
+
+/**
+ * publishEvent for a caller that reads nothing back and has found the webhooks subscribed
+ * (webhooksOf): with none, the event goes with the transaction's next statement, as nothing waits
+ * for its id.
+ */
+export async function publishEventTo(tx: pg.ClientBase, queue: Queue, event: NewEvent, hooks: SubscribedWebhook[]): Promise<void> {
+  if (hooks.length === 0) return appendEventAtCommit(tx, event);
+  const { row } = await appendEvent(tx, event, false);
+  await createDeliveries(tx, queue, row, hooks);
 }
 
 /** Whether webhooks can subscribe to the event: one of their types, about an inbox. */

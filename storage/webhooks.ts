@@ -1,5 +1,5 @@
 import type { Scope } from '../machines/policy/inbox-scope.ts';
-import type { Executor } from './db.ts';
+import { readAhead, takeRead, type Executor, type PreparedStatement } from './db.ts';
 
 export type WebhookRow = {
   org_id: string;
@@ -134,14 +134,23 @@ export const subscribedTo = (org: string, type: string, inbox: string): string =
    AND (w.inbox_id = ${inbox}
         OR (w.inbox_id IS NULL AND w.agent_id = (SELECT agent_id FROM inboxes WHERE org_id = ${org} AND id = ${inbox})))`;
 
-/** The active webhooks subscribed to an event about an inbox (see subscribedTo). */
-export async function subscribedWebhooks(db: Executor, e: { org_id: string; type: string; inbox_id: string }): Promise<SubscribedWebhook[]> {
-  const { rows } = await db.query<SubscribedWebhook>({
-    name: 'webhooks-subscribed',
-    text: `SELECT w.org_id, w.project_id, w.id FROM webhooks w WHERE ${subscribedTo('$1', '$2', '$3')}`,
-    values: [e.org_id, e.type, e.inbox_id],
-  });
+type EventAbout = { org_id: string; type: string; inbox_id: string };
+
+const subscribedStatement = (e: EventAbout): PreparedStatement => ({
+  name: 'webhooks-subscribed',
+  text: `SELECT w.org_id, w.project_id, w.id FROM webhooks w WHERE ${subscribedTo('$1', '$2', '$3')}`,
+  values: [e.org_id, e.type, e.inbox_id],
+});
+
+/** The active webhooks subscribed to an event about an inbox (see subscribedTo); read with an earlier statement when readSubscribedWebhooksAhead started it. */
+export async function subscribedWebhooks(db: Executor, e: EventAbout): Promise<SubscribedWebhook[]> {
+  const { rows } = await takeRead<SubscribedWebhook>(db, subscribedStatement(e));
   return rows;
+}
+
+/** Sends subscribedWebhooks' read with the transaction's next statement (readAhead). */
+export function readSubscribedWebhooksAhead(tx: Executor, e: EventAbout): void {
+  readAhead(tx, subscribedStatement(e));
 }
 
 export async function insertDelivery(

@@ -9,6 +9,7 @@ import { after, test } from '../../testkit/test.ts';
 import { sendRaw } from '../../testkit/mail.ts';
 import { createTenant, startTestService } from '../../testkit/service.ts';
 import { waitFor } from '../../testkit/wait.ts';
+import { recordingQueries } from '../../testkit/db.ts';
 import { startReceiver } from '../events/helpers.ts';
 import { openStream } from '../../testkit/sse-client.ts';
 import { EXPECTED, corpusMail } from '../mail/dsn-corpus.ts';
@@ -94,6 +95,28 @@ test('a send the relay took and a later DSN rejected: message.delivered, then me
   // Lifted through the suppression API, the address can be written to again.
   assert.equal((await svc.api.del('/v1/suppression/nobody@acme.example', agent.key)).status, 204);
   assert.equal((await agent.send({ to: 'nobody@acme.example', subject: 'Again', text: 'Hello?', intent: INTENT })).status, 202);
+});
+
+test('a delivery no webhook hears logs message.delivered with its COMMIT, its webhooks read with the sent copy\'s insert: no round trip of their own; the stream still has the event', async () => {
+  const agent = await directAgent();
+  const stream = await openStream(svc.url, '/v1/events/stream?types=message.delivered', { token: agent.key });
+  after(() => stream.close());
+  // The first prepares the statements on the connection the next delivery takes again.
+  await sendAndRelay(agent, 'first@acme.example');
+  const sent: string[] = [];
+  const second = await recordingQueries(sent, () => sendAndRelay(agent, 'second@acme.example'));
+  const insert = sent.find((q) => q.includes('EXECUTE "mailbox-insert-message"') && q.includes(second.review.id));
+  assert.ok(insert, sent.join('\n'));
+  assert.match(insert, /EXECUTE "webhooks-subscribed"\('[^']+', 'message\.delivered', '[^']+'\); EXECUTE "mailbox-insert-message"/);
+  const commit = sent.find((q) => q.includes('EXECUTE "machines-update"') && q.includes(second.review.id) && q.includes('COMMIT'));
+  assert.ok(commit, sent.join('\n'));
+  assert.match(commit, /EXECUTE "events-append-at-commit"\([^;]*'message\.delivered'[^;]*\); COMMIT;/, 'the event goes with the COMMIT');
+  assert.ok(!sent.some((q) => q === 'events-append' || q === 'webhooks-subscribed'), `no round trip of their own: ${sent.join('\n')}`);
+
+  const events = await stream.waitForEvents(2);
+  assert.deepEqual(events.map((e) => [e.event, JSON.parse(e.data).recipient]), [['message.delivered', 'first@acme.example'], ['message.delivered', 'second@acme.example']]);
+  const logged = await svc.services.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'message.delivered' AND payload->>'review_id' = $1`, [second.review.id]);
+  assert.equal(logged.rows[0].n, 1);
 });
 
 test('an ARF complaint to the return path: message.complained, the recipient suppressed with reason complained, the next send 422', async () => {
