@@ -44,7 +44,7 @@ import { findReview, listReviewAttachments, reviewOrgOf, type ReviewRow, type Re
 import { readDeliveredWebhooksAhead, recordDelivered, recordRelayDeferral } from './delivery-reports.ts';
 import { noticeInboundRefused } from './quota-notices.ts';
 import { JOBS } from './jobs.ts';
-import { applyWorkerEvent } from './reviews/apply.ts';
+import { applyWorkerEvent, lockReviewAhead } from './reviews/apply.ts';
 import { readNoticesAhead, toldWhenSent } from './reviews/effects.ts';
 import { restoreReview } from './reviews/snapshot.ts';
 import { signOutbound } from './signing-keys.ts';
@@ -214,8 +214,9 @@ async function storeDelivered(deps: DeliveryDeps, lock: Lock, row: ReviewRow, in
   // What the relay or a hosted inbox took; mail kept in the outbox has reached no one yet.
   const took = [...(relay ? (o.relayAccepted ?? external) : []), ...hosted.map((h) => h.address)];
   await inLockTransaction(lock, async (tx) => {
-    // Read with the copies' insert: who to tell, when sent by a category that tells the human,
-    // and the webhooks that hear of the delivery.
+    // Read with the copies' insert: the review, locked for its outcome; who to tell, when sent by
+    // a category that tells the human; and the webhooks that hear of the delivery.
+    lockReviewAhead(tx, row.id);
     if (toldWhenSent(restoreReview(row).context)) readNoticesAhead(tx, deps.queue, row);
     if (took.length > 0) readDeliveredWebhooksAhead(tx, row.org_id, inbox.id);
     if (external.length > 0 && !relay) {

@@ -1,4 +1,4 @@
-import { writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
+import { readAhead, takeRead, writeBeforeCommit, type Executor, type PreparedStatement } from './db.ts';
 
 export type MachineRow = {
   org_id: string;
@@ -24,13 +24,24 @@ export type TransitionRow = {
   created_at: Date;
 };
 
+const lockStatement = (kind: string, id: string): PreparedStatement => ({
+  name: 'machines-lock',
+  text: 'SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE',
+  values: [kind, id],
+});
+
+/** The instance, locked until the transaction ends; read and locked by an earlier statement when lockMachineAhead started it. */
 export async function lockMachine(db: Executor, kind: string, id: string): Promise<MachineRow | null> {
-  const { rows } = await db.query<MachineRow>({
-    name: 'machines-lock',
-    text: 'SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE',
-    values: [kind, id],
-  });
+  const { rows } = await takeRead<MachineRow>(db, lockStatement(kind, id));
   return rows[0] ?? null;
+}
+
+/**
+ * Sends lockMachine's read with the transaction's next statement (readAhead): the row is locked
+ * from then on, which a transaction that will apply an event to it anyway can afford.
+ */
+export function lockMachineAhead(tx: Executor, kind: string, id: string): void {
+  readAhead(tx, lockStatement(kind, id));
 }
 
 export async function findMachine(db: Executor, orgId: string, kind: string, id: string): Promise<MachineRow | null> {

@@ -6,7 +6,7 @@ import type { ReviewEvent, ReviewSnapshot } from '../../machines/review-request.
 import type { Config } from '../../service/config.ts';
 import type { Queue } from '../../service/queue.ts';
 import { lockStatement, withTransaction, type Pool } from '../../storage/db.ts';
-import { lockMachine } from '../../storage/machines.ts';
+import { lockMachine, lockMachineAhead } from '../../storage/machines.ts';
 import { findReview, type ReviewRow, type ReviewScope } from '../../storage/reviews.ts';
 import { applyEventIn, type Applied } from '../run-machine.ts';
 import type { ReviewEventExtra } from './effects.ts';
@@ -71,4 +71,9 @@ async function recordFrontRun(s: ReviewServices, scope: ReviewScope, id: string,
 /** Applies a worker's event (delivery outcome, escalation, deadline) through the runner, in `tx`. */
 export async function applyWorkerEvent(tx: pg.ClientBase, queue: Queue, orgId: string, id: string, event: ReviewEvent): Promise<Applied> {
   return applyEventIn(tx, queue, reviewKind, { id, org_id: orgId }, event);
+}
+
+/** Locks the review, for an applyWorkerEvent later in the transaction, with the transaction's next statement. */
+export function lockReviewAhead(tx: pg.ClientBase, id: string): void {
+  lockMachineAhead(tx, reviewKind.kind, id);
 }

@@ -97,7 +97,7 @@ test('a send the relay took and a later DSN rejected: message.delivered, then me
   assert.equal((await agent.send({ to: 'nobody@acme.example', subject: 'Again', text: 'Hello?', intent: INTENT })).status, 202);
 });
 
-test('a delivery no webhook hears logs message.delivered with its COMMIT, its webhooks read with the sent copy\'s insert: no round trip of their own; the stream still has the event', async () => {
+test('a delivery locks its review and reads the webhooks that hear it with the sent copy\'s insert, and with none logs message.delivered with its COMMIT: no round trips of their own; the stream still has the event', async () => {
   const agent = await directAgent();
   const stream = await openStream(svc.url, '/v1/events/stream?types=message.delivered', { token: agent.key });
   after(() => stream.close());
@@ -107,11 +107,13 @@ test('a delivery no webhook hears logs message.delivered with its COMMIT, its we
   const second = await recordingQueries(sent, () => sendAndRelay(agent, 'second@acme.example'));
   const insert = sent.find((q) => q.includes('EXECUTE "mailbox-insert-message"') && q.includes(second.review.id));
   assert.ok(insert, sent.join('\n'));
-  assert.match(insert, /EXECUTE "webhooks-subscribed"\('[^']+', 'message\.delivered', '[^']+'\); EXECUTE "mailbox-insert-message"/);
+  const locked = `EXECUTE "machines-lock"\\('review', '${second.review.id}'\\)`;
+  assert.match(insert, new RegExp(`${locked}; EXECUTE "webhooks-subscribed"\\('[^']+', 'message\\.delivered', '[^']+'\\); EXECUTE "mailbox-insert-message"`));
   const commit = sent.find((q) => q.includes('EXECUTE "machines-update"') && q.includes(second.review.id) && q.includes('COMMIT'));
   assert.ok(commit, sent.join('\n'));
   assert.match(commit, /EXECUTE "events-append-at-commit"\([^;]*'message\.delivered'[^;]*\); COMMIT;/, 'the event goes with the COMMIT');
-  assert.ok(!sent.some((q) => q === 'events-append' || q === 'webhooks-subscribed'), `no round trip of their own: ${sent.join('\n')}`);
+  assert.ok(!sent.some((q) => ['events-append', 'webhooks-subscribed', 'machines-lock'].includes(q)), `no round trip of their own: ${sent.join('\n')}`);
+  assert.match(commit, /^EXECUTE "usage-count-received"\([^)]*\); EXECUTE "machines-update"/, 'the outcome is the round trip after the insert');
 
   const events = await stream.waitForEvents(2);
   assert.deepEqual(events.map((e) => [e.event, JSON.parse(e.data).recipient]), [['message.delivered', 'first@acme.example'], ['message.delivered', 'second@acme.example']]);
