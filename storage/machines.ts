@@ -24,7 +24,7 @@ export type TransitionRow = {
   created_at: Date;
 };
 
-const lockStatement = (kind: string, id: string): PreparedStatement => ({
+const lockMachineStatement = (kind: string, id: string): PreparedStatement => ({
   name: 'machines-lock',
   text: 'SELECT * FROM machine_instances WHERE kind = $1 AND id = $2 FOR UPDATE',
   values: [kind, id],
@@ -32,7 +32,7 @@ const lockStatement = (kind: string, id: string): PreparedStatement => ({
 
 /** The instance, locked until the transaction ends; read and locked by an earlier statement when lockMachineAhead started it. */
 export async function lockMachine(db: Executor, kind: string, id: string): Promise<MachineRow | null> {
-  const { rows } = await takeRead<MachineRow>(db, lockStatement(kind, id));
+  const { rows } = await takeRead<MachineRow>(db, lockMachineStatement(kind, id));
   return rows[0] ?? null;
 }
 
@@ -41,7 +41,7 @@ export async function lockMachine(db: Executor, kind: string, id: string): Promi
  * from then on, which a transaction that will apply an event to it anyway can afford.
  */
 export function lockMachineAhead(tx: Executor, kind: string, id: string): void {
-  readAhead(tx, lockStatement(kind, id));
+  readAhead(tx, lockMachineStatement(kind, id));
 }
 
 export async function findMachine(db: Executor, orgId: string, kind: string, id: string): Promise<MachineRow | null> {
