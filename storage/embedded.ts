@@ -248,11 +248,12 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
 }
 
 /**
- * A quarter of the machine's memory, between PostgreSQL's default 128 MB and 1 GB: searches and
- * listings of a large inbox then read from shared buffers rather than copying pages from the OS.
+ * A quarter of the machine's memory, between PostgreSQL's default 128 MB and 8 GB: searches and
+ * listings of a large inbox then read from shared buffers rather than copying pages from the OS,
+ * whose cache the kernel may take back for other work. They are only taken as pages are read.
  */
 function sharedBuffersMb(): number {
-  return Math.max(128, Math.min(1024, Math.floor(os.totalmem() / 4 / 1024 / 1024)));
+  return Math.max(128, Math.min(8192, Math.floor(os.totalmem() / 4 / 1024 / 1024)));
 }
 
 export function freePort(): Promise<number> {

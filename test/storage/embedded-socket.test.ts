@@ -1,5 +1,6 @@
-// How the service reaches its embedded PostgreSQL: over the Unix socket in the cluster folder, or
-// over TCP on 127.0.0.1 when that socket's path would be too long for the system.
+// How the service reaches its embedded PostgreSQL: over the Unix socket in its cluster folder, or
+// over TCP on 127.0.0.1 when that socket's path would be too long for the system. And the shared
+// buffers the server starts with.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -63,5 +64,24 @@ test('an embedded server whose socket path would be too long is reached over TCP
     });
   } finally {
     await fs.rm(base, { recursive: true, force: true });
+  }
+});
+
+test("the embedded server's shared buffers are a quarter of the machine's memory, from 128 MB to 8 GB", async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-inbox-buffers-'));
+  try {
+    await withCluster(dataDir, async (db) => {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        const { rows } = await c.query<{ mb: number }>(`SELECT setting::bigint * 8 / 1024 AS mb FROM pg_settings WHERE name = 'shared_buffers'`);
+        const quarter = Math.floor(os.totalmem() / 4 / 1024 / 1024);
+        assert.equal(Number(rows[0]!.mb), Math.max(128, Math.min(8192, quarter)));
+      } finally {
+        await c.end();
+      }
+    });
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
   }
 });
