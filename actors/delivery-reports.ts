@@ -64,13 +64,13 @@ export async function recordDelivered(tx: pg.ClientBase, queue: Queue, s: Sent, 
       project_id: s.review.project_id,
       inbox_id: s.inbox.id,
       agent_id: s.review.agent_id,
-      type: 'message.delivered',
+      type: EVENT_OF.delivered,
       payload: payloadOf(s, { email, kind: 'delivered', type: null, status, diagnostic: null }),
     }, hooks);
   }
 }
 
-const deliveredAbout = (org_id: string, inbox_id: string) => ({ org_id, inbox_id, type: 'message.delivered' });
+const deliveredAbout = (org_id: string, inbox_id: string) => ({ org_id, inbox_id, type: EVENT_OF.delivered });
 
 /**
  * Sends the read of the webhooks that recordDelivered tells with the transaction's next statement:
