@@ -127,3 +127,27 @@ test('an after hook that never finishes fails its file after TEST_HOOK_TIMEOUT_S
   assert.match(output, /^2 passed, 1 failed/m);
   assert.deepEqual(lines.map((l) => l.what), ['second: test']);
 });
+
+test('a run of more than eight files lists its eight slowest after the totals, TEST_SLOWEST as many as it says up to every file, and a run of a few none', async () => {
+  const dir = scratchDir('runner-slowest');
+  const files: string[] = [];
+  for (let n = 1; n <= 10; n++) {
+    files.push(path.join(dir, `quick-${n}.test.ts`));
+    await fs.writeFile(files.at(-1)!, `import { test } from 'node:test';\ntest('quick ${n}', () => {});\n`);
+  }
+  const listed = (output: string) => output.split('slowest test files')[1]?.match(/^ +[\d.]+ s {2}\S+quick-\d+\.test\.ts$/gm)?.length ?? 0;
+
+  const byDefault = await runSuite(files);
+  assert.equal(byDefault.code, 0, byDefault.output);
+  assert.match(byDefault.output, /^10 passed, 0 failed .*\nslowest test files \(wall time, with 2 running at once\):\n/m);
+  assert.equal(listed(byDefault.output), 8);
+
+  const every = await runSuite(files, '.', { TEST_SLOWEST: '40' });
+  assert.equal(every.code, 0, every.output);
+  assert.equal(listed(every.output), 10);
+
+  const few = await runSuite(files.slice(0, 3), '.', { TEST_SLOWEST: '40' });
+  assert.equal(few.code, 0, few.output);
+  assert.match(few.output, /^3 passed, 0 failed/m);
+  assert.doesNotMatch(few.output, /slowest test files/);
+});

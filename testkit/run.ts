@@ -174,18 +174,21 @@ let workDir = '';
 const progressFile = () => path.join(workDir, 'progress');
 let lastRunning: string[] = [];
 
+const SLOWEST_LISTED = 8;
+
 /**
- * The slowest test files of a run of more files than the list holds (a run of a few prints only
- * its totals), so a file that grows slow is seen in every whole run.
+ * The slowest test files of a run of more files than the default list holds (a run of a few prints
+ * only its totals), so a file that grows slow is seen in every whole run. TEST_SLOWEST lists more
+ * (or fewer), up to every file of the run.
  */
-function printSlowest(count = Number(process.env.TEST_SLOWEST ?? 8)): void {
+function printSlowest(count = Number(process.env.TEST_SLOWEST ?? SLOWEST_LISTED)): void {
   const started = new Map<string, number>();
   const slowest: Array<{ file: string; seconds: number }> = [];
   for (const p of readProgress(progressFile())) {
     if (p.what === 'start') started.set(p.file, p.at);
     else slowest.push({ file: p.file, seconds: (p.at - started.get(p.file)!) / 1000 });
   }
-  if (slowest.length <= count) return;
+  if (slowest.length <= SLOWEST_LISTED) return;
   slowest.sort((a, b) => b.seconds - a.seconds);
   console.log(`slowest test files (wall time, with ${CONCURRENCY} running at once):`);
   for (const { file, seconds } of slowest.slice(0, count)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
