@@ -1,10 +1,12 @@
-// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--soak N] [--no-maildev] [--auth on|off]`
+// `npm run bench -- inbound [--messages N] [--large N] [--per-message N] [--waits N] [--soak N] [--no-maildev] [--no-durable] [--auth on|off]`
 //
 // Receiving, measured end to end on this machine:
 //  1. messages stored per second over SMTP, 8 senders at once: 10 KB and 200 KB messages over
 //     connections reused, and 10 KB with a connection of its own for each message; the same loads
 //     against MailDev 3 (installed into .bench/maildev on first use), each printed beside ours
-//     with the ratio and the CPU each side spent a message;
+//     with the ratio and the CPU each side spent a message; and against a durable reference
+//     (_durable-mta.ts: each message written to a Maildir file, fsync'd before its 250), the least
+//     a server that keeps what it accepted must do;
 //  2. wait-for-email latency from the end of DATA to the HTTP answer (p50, p99);
 //  3. with `--soak N`, last: N more 10 KB messages stored one after another (1,000,000 for a
 //     store of a million), with the service's RSS and the rate in each tenth of them: the RSS of
@@ -58,6 +60,7 @@ export async function run(argv: string[]): Promise<void> {
       waits: { type: 'string', default: '300' },
       soak: { type: 'string', default: '0' },
       'no-maildev': { type: 'boolean', default: false },
+      'no-durable': { type: 'boolean', default: false },
       auth: { type: 'string', default: 'on' },
     },
   });
@@ -84,6 +87,7 @@ export async function run(argv: string[]): Promise<void> {
   const service = await startService(config, { roles: ['api', 'smtp'], databaseUrl: database.url, log });
   const db = service.services.db;
   let maildev: ChildProcess | null = null;
+  let durable: DurableReference | null = null;
   try {
     const tenant = await setUp(db, config.inboxDomain);
     const inboxes = await Promise.all(Array.from({ length: CONCURRENCY }, () => tenant.inbox()));
@@ -104,6 +108,14 @@ export async function run(argv: string[]): Promise<void> {
       md = await throughput(started.port, to, counts, (fn) => withProcessCpu(started.child.pid, fn));
       maildev.kill('SIGTERM');
       maildev = null;
+    }
+    let dr: Loads | null = null;
+    if (!values['no-durable']) {
+      durable = await startDurableReference();
+      const { port, pid } = durable;
+      dr = await throughput(port, to, counts, (fn) => withProcessCpu(pid, fn));
+      await durable.stop();
+      durable = null;
     }
 
     // 2. wait-for-email latency
@@ -127,6 +139,10 @@ export async function run(argv: string[]): Promise<void> {
         console.log(`    MailDev 3   ${rate(md[kind])}`);
         console.log(`    ratio agent-inbox / MailDev: ${ratio(ours[kind], md[kind])}${target ? `   target ${target}` : ''}`);
       }
+      if (dr) {
+        console.log(`    durable ref ${rate(dr[kind])}`);
+        console.log(`    ratio agent-inbox / durable reference: ${ratio(ours[kind], dr[kind])}`);
+      }
     }
     console.log(`  a connection per message / connections reused, 10 KB: agent-inbox ${ratio(ours.perMessage, ours.small)}   target >= 0.8x${md ? `; MailDev ${ratio(md.perMessage, md.small)}` : ''}`);
     console.log(`wait-for-email, end of DATA to HTTP answer (${wait.answer.length} waits)`);
@@ -143,6 +159,7 @@ export async function run(argv: string[]): Promise<void> {
     }
   } finally {
     maildev?.kill('SIGTERM');
+    await durable?.stop();
     await service.stop();
     await database.drop();
     await dns?.close();
@@ -324,6 +341,29 @@ async function startMaildev(): Promise<{ child: ChildProcess; port: number }> {
     if (Date.now() > deadline) throw new Error('MailDev did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+type DurableReference = { port: number; pid: number | undefined; stop(): Promise<void> };
+
+/** The durable reference (_durable-mta.ts) on a fresh Maildir, removed when it stops; it prints its port once listening. */
+async function startDurableReference(): Promise<DurableReference> {
+  const maildir = path.join(SCRATCH, 'durable-maildir');
+  await fs.rm(maildir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, '_durable-mta.ts'), maildir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await Promise.race([
+    new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim())))),
+    exited.then(() => Promise.reject(new Error(`the durable reference exited (${child.exitCode}) before listening`))),
+  ]);
+  return {
+    port,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await fs.rm(maildir, { recursive: true, force: true });
+    },
+  };
 }
 
 // ---- 2. wait latency
