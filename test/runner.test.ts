@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from '../testkit/test.ts';
 import { adminUrl } from '../testkit/db.ts';
 import { scratchDir } from '../testkit/scratch.ts';
@@ -130,14 +131,15 @@ test('an after hook that never finishes fails its file after TEST_HOOK_TIMEOUT_S
 
 test('a run of more than eight files lists its eight slowest after the totals, TEST_SLOWEST as many as it says up to every file, and a run of a few none', async () => {
   const dir = scratchDir('runner-slowest');
+  const kit = JSON.stringify(pathToFileURL(path.resolve('testkit/test.ts')).href);
   const files: string[] = [];
   for (let n = 1; n <= 10; n++) {
     files.push(path.join(dir, `quick-${n}.test.ts`));
-    await fs.writeFile(files.at(-1)!, `import { test } from 'node:test';\ntest('quick ${n}', () => {});\n`);
+    await fs.writeFile(files.at(-1)!, `import { test } from ${kit};\ntest('quick ${n}', () => {});\n`);
   }
   const listed = (output: string) => output.split('slowest test files')[1]?.match(/^ +[\d.]+ s {2}\S+quick-\d+\.test\.ts$/gm)?.length ?? 0;
 
-  const byDefault = await runSuite(files);
+  const byDefault = await runSuite(files, '.', { TEST_SLOWEST: undefined });
   assert.equal(byDefault.code, 0, byDefault.output);
   assert.match(byDefault.output, /^10 passed, 0 failed .*\nslowest test files \(wall time, with 2 running at once\):\n/m);
   assert.equal(listed(byDefault.output), 8);
