@@ -141,7 +141,7 @@ test('a run of more than eight files lists its eight slowest after the totals, T
 
   const byDefault = await runSuite(files, '.', { TEST_SLOWEST: undefined });
   assert.equal(byDefault.code, 0, byDefault.output);
-  assert.match(byDefault.output, /^10 passed, 0 failed .*\nslowest test files \(wall time, with 2 running at once\):\n/m);
+  assert.match(byDefault.output, /^10 passed, 0 failed .*\nslowest test files \(wall time, with \d+ running at once\):\n/m);
   assert.equal(listed(byDefault.output), 8);
 
   const every = await runSuite(files, '.', { TEST_SLOWEST: '40' });
